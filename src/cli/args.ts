@@ -1,0 +1,77 @@
+// Command-line parsing for `massgen run` and `massgen validate`, kept apart from I/O so it is testable.
+
+import { parseArgs } from 'node:util';
+
+export type CliCommand =
+  | {
+      command: 'run';
+      question: string;
+      config?: string;
+      statusFile?: string;
+      logDir?: string;
+      automation: boolean;
+      timeoutSeconds?: number;
+    }
+  | { command: 'validate'; file: string }
+  | { command: 'help' }
+  | { command: 'version' };
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage:
+  massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] "QUESTION"
+  massgen validate FILE
+  massgen --help | --version
+
+Without --config, MassGen uses .massgen/config.yaml, else builds a team from OPENAI_API_KEY / ANTHROPIC_API_KEY
+(and other provider keys) in the environment, else a local Ollama server at http://localhost:11434.
+
+Exit codes: 0 answer, 1 configuration or usage error, 2 execution error, 3 timeout, 4 interrupted.`;
+
+export function parseCliArgs(argv: string[]): CliCommand {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { command: 'help' };
+  if (argv[0] === '--version' || argv[0] === '-v') return { command: 'version' };
+  const [command, ...rest] = argv;
+  if (command === 'validate') {
+    const { positionals } = parse(rest, {});
+    if (positionals.length !== 1) throw new UsageError('massgen validate takes exactly one FILE.');
+    return { command: 'validate', file: positionals[0] };
+  }
+  if (command !== 'run') throw new UsageError(`Unknown command '${command}'. Use 'massgen run "QUESTION"' or 'massgen validate FILE'.`);
+  const { values, positionals } = parse(rest, {
+    config: { type: 'string', short: 'c' },
+    'status-file': { type: 'string' },
+    'log-dir': { type: 'string' },
+    automation: { type: 'boolean' },
+    timeout: { type: 'string' },
+  });
+  if (positionals.length === 0) throw new UsageError('massgen run needs a QUESTION, e.g. massgen run "Refactor this function".');
+  if (positionals.length > 1) throw new UsageError(`massgen run takes one QUESTION; quote it (got ${positionals.length} words unquoted?).`);
+  const question = positionals[0].trim();
+  if (!question) throw new UsageError('The QUESTION is empty.');
+  let timeoutSeconds: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutSeconds = Number(values.timeout);
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got '${values.timeout}'.`);
+  }
+  return {
+    command: 'run',
+    question,
+    config: values.config as string | undefined,
+    statusFile: values['status-file'] as string | undefined,
+    logDir: values['log-dir'] as string | undefined,
+    automation: Boolean(values.automation),
+    timeoutSeconds,
+  };
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+function parse(args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}

@@ -1,0 +1,119 @@
+// Human progress on stderr: one line per thing that matters (answers, votes, invalidations, retries, failures,
+// the winner) and, on a terminal, a live footer with one cell per agent, redrawn at most every 100 ms.
+
+import type { RunEvent } from '../core/engine/events';
+import type { AgentState, RunState } from '../core/engine/run-state';
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+function who(state: RunState, agentId: string): string {
+  const a = state.agents.find((x) => x.id === agentId);
+  return a ? `${a.label} (${a.id})` : agentId;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The progress line for an event, or undefined for events that only feed the footer. */
+export function describeEvent(event: RunEvent, state: RunState): string | undefined {
+  const at = `[${secs(event.t).padStart(6)}]`;
+  switch (event.type) {
+    case 'run_started':
+      return `MassGen: ${event.agents.length} agent(s): ${event.agents.map((a) => `${a.label} ${a.id} (${a.model})`).join(', ')}`;
+    case 'round_started':
+      return `${at} round ${event.round}: ${event.agentIds.map((id) => who(state, id)).join(', ')}`;
+    case 'answer_added':
+      return `${at} ${who(state, event.agentId)} answered ${event.label}: ${oneLine(event.content, 80)}`;
+    case 'vote_cast':
+      return `${at} ${who(state, event.vote.voterId)} voted for ${event.vote.targetLabel}: ${oneLine(event.vote.reason, 80)}`;
+    case 'vote_invalidated':
+      return `${at} ${who(state, event.voterId)} vote for ${event.targetLabel} no longer counts (${event.reason})`;
+    case 'correction':
+      return `${at} ${who(state, event.agentId)} corrected (attempt ${event.attempt}): ${oneLine(event.message, 100)}`;
+    case 'retry':
+      return `${at} ${who(state, event.agentId)} retrying in ${secs(event.delayMs)}: ${oneLine(event.error, 120)}`;
+    case 'turn_failed':
+      return event.willRetry ? undefined : `${at} ${who(state, event.agentId)} turn failed: ${oneLine(event.error, 160)}`;
+    case 'agent_failed':
+      return `${at} ${who(state, event.agentId)} FAILED: ${oneLine(event.error, 200)}`;
+    case 'winner_selected': {
+      const votes = Object.entries(event.votes).map(([id, n]) => `${id} ${n}`).join(', ') || 'no current votes';
+      const how = event.basis === 'current_votes' ? '' : event.basis === 'latest_votes' ? ' (from the latest valid votes)' : ' (no votes: newest answer)';
+      return `${at} winner: ${who(state, event.agentId)} with ${event.label}; votes: ${votes}${event.tieBreak ? ' (tie broken by config order)' : ''}${how}`;
+    }
+    case 'final_answer':
+      return event.fallback ? `${at} final answer: ${event.fallback}; using the voted answer` : undefined;
+    case 'run_ended': {
+      const u = state.usage;
+      const usage = `${u.calls} model call(s), ${u.inputTokens} input tokens (${u.cachedInputTokens} cached), ${u.outputTokens} output tokens`;
+      return `${at} done: ${event.reason} in ${secs(event.durationMs)}; ${usage}${event.error ? `\n${event.error}` : ''}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function agentLine(a: AgentState, width: number): string {
+  let detail: string;
+  switch (a.status) {
+    case 'streaming':
+      detail = a.retry ? `retrying in ${secs(a.retry.delayMs)}` : `${a.streamTail.length ? `"…${oneLine(a.streamTail.slice(-120), 60)}"` : 'thinking'}`;
+      break;
+    case 'answered':
+      detail = `answered ${a.latestAnswerLabel}`;
+      break;
+    case 'voted':
+      detail = `voted for ${a.currentVote?.targetLabel ?? '?'}`;
+      break;
+    case 'failed':
+      detail = `failed: ${oneLine(a.error ?? '', 60)}`;
+      break;
+    default:
+      detail = a.status;
+  }
+  const tokens = a.usage.calls ? ` · ${a.usage.inputTokens + a.usage.outputTokens} tok` : '';
+  return oneLine(`  ${a.label.padEnd(7)} ${a.id.padEnd(12)} ${detail}${tokens}`, Math.max(20, width - 1));
+}
+
+/** One live line per agent, shown under the progress log on a terminal. */
+export function footerLines(state: RunState, width: number): string[] {
+  return state.agents.map((a) => agentLine(a, width));
+}
+
+export class ProgressPrinter {
+  private shownLines = 0;
+  private lastFooter = 0;
+
+  constructor(private readonly out: NodeJS.WriteStream) {}
+
+  private get live(): boolean {
+    return Boolean(this.out.isTTY);
+  }
+
+  onEvent(event: RunEvent, state: RunState): void {
+    const line = describeEvent(event, state);
+    const redraw = this.live && event.type !== 'run_ended' && (line !== undefined || event.type === 'turn_started' || Date.now() - this.lastFooter > 100);
+    if (line !== undefined) {
+      this.clearFooter();
+      this.out.write(`${line}\n`);
+    }
+    if (redraw) this.drawFooter(state);
+  }
+
+  private drawFooter(state: RunState): void {
+    this.clearFooter();
+    this.lastFooter = Date.now();
+    const lines = footerLines(state, this.out.columns ?? 100);
+    this.out.write(lines.join('\n'));
+    this.shownLines = lines.length;
+  }
+
+  /** Erases the live lines, leaving the cursor where the first one was. */
+  clearFooter(): void {
+    if (this.shownLines === 0) return;
+    this.out.write('\r\x1b[2K' + '\x1b[1A\x1b[2K'.repeat(this.shownLines - 1));
+    this.shownLines = 0;
+  }
+}

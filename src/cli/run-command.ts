@@ -1,0 +1,154 @@
+// `massgen run` and `massgen validate`: load the config, run the engine, project its events onto stderr progress,
+// status.json and the log directory, print the answer, and map the ending to upstream's exit codes.
+
+import { join, resolve } from 'node:path';
+import { discoverConfig } from '../core/config/discover';
+import { ConfigError, formatIssue, loadConfigFile, type ConfigWarning } from '../core/config/load';
+import type { MassGenConfig } from '../core/config/types';
+import type { EndReason } from '../core/engine/events';
+import { Orchestrator, type RunResult } from '../core/engine/orchestrator';
+import { applyEvent, initialRunState } from '../core/engine/run-state';
+import { createProvider } from '../core/providers/factory';
+import { newLogDir, RunLog } from '../core/status/run-log';
+import { buildStatus, StatusWriter } from '../core/status/status-file';
+import type { CliCommand } from './args';
+import { ProgressPrinter } from './progress';
+
+export const EXIT = { ok: 0, config: 1, execution: 2, timeout: 3, interrupted: 4 } as const;
+
+export interface CliIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Registers the Ctrl-C handler; returns its remover. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+export function exitCodeFor(result: Pick<RunResult, 'reason' | 'winnerId'>): number {
+  const byReason: Partial<Record<EndReason, number>> = { cancelled: EXIT.interrupted, timeout: EXIT.timeout, all_failed: EXIT.execution };
+  return byReason[result.reason] ?? (result.winnerId ? EXIT.ok : EXIT.execution);
+}
+
+function printWarnings(io: CliIO, warnings: ConfigWarning[]): void {
+  for (const w of warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+}
+
+async function resolveConfig(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO): Promise<MassGenConfig | number> {
+  try {
+    if (cmd.config) {
+      const { config, warnings } = loadConfigFile(resolve(io.cwd, cmd.config), io.env, { requireKeys: true, host: 'cli' });
+      printWarnings(io, warnings);
+      return config;
+    }
+    const found = await discoverConfig({ cwd: io.cwd, env: io.env });
+    if ('none' in found) {
+      io.stderr.write(`${found.help}\n`);
+      return EXIT.config;
+    }
+    printWarnings(io, found.warnings);
+    if (!cmd.automation) io.stderr.write(`Using ${found.source}.\n`);
+    return found.config;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.stderr.write(`Configuration error: ${err.message}\n`);
+      return EXIT.config;
+    }
+    throw err;
+  }
+}
+
+export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO): Promise<number> {
+  const config = await resolveConfig(cmd, io);
+  if (typeof config === 'number') return config;
+  const timeouts = { ...config.timeouts, ...(cmd.timeoutSeconds ? { orchestratorTimeoutSeconds: cmd.timeoutSeconds } : {}) };
+
+  let agents;
+  try {
+    agents = config.agents.map((a) => ({
+      id: a.id,
+      provider: createProvider(a),
+      systemMessage: a.systemMessage,
+      temperature: a.backend.temperature,
+      maxTokens: a.backend.maxTokens,
+    }));
+  } catch (err) {
+    io.stderr.write(`Configuration error: ${(err as Error).message}\n`);
+    return EXIT.config;
+  }
+
+  const logDir = cmd.logDir ? resolve(io.cwd, cmd.logDir) : newLogDir(join(io.cwd, '.massgen', 'logs'));
+  const log = new RunLog(logDir);
+  const statusPaths = [join(logDir, 'status.json'), ...(cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [])];
+  const state = initialRunState();
+  const status = new StatusWriter(statusPaths, () => buildStatus(state, logDir));
+  const progress = cmd.automation ? undefined : new ProgressPrinter(io.stderr);
+
+  if (cmd.automation) {
+    io.stdout.write(`LOG_DIR: ${logDir}\nSTATUS: ${statusPaths[statusPaths.length - 1]}\nQUESTION: ${cmd.question}\n`);
+    io.stdout.write('[Coordination in progress - monitor status.json for real-time updates]\n');
+  }
+
+  const orchestrator = new Orchestrator({
+    task: cmd.question,
+    agents,
+    orchestrator: config.orchestrator,
+    timeouts,
+    onEvent: (event) => {
+      applyEvent(state, event);
+      log.record(event);
+      if (event.type !== 'text_delta' && event.type !== 'reasoning_delta') status.changed();
+      progress?.onEvent(event, state);
+    },
+  });
+  const removeInterrupt = io.onInterrupt(() => {
+    progress?.clearFooter();
+    io.stderr.write('\nInterrupted: stopping the agents and saving what they have so far…\n');
+    orchestrator.cancel();
+  });
+  let result: RunResult;
+  try {
+    result = await orchestrator.run();
+  } finally {
+    removeInterrupt();
+    status.flush();
+    await log.close();
+  }
+
+  const answerFile = result.winnerId ? log.finalAnswerPath(result.winnerId) : null;
+  if (cmd.automation) {
+    io.stdout.write(
+      [
+        `WINNER: ${result.winnerId ?? 'none'}`,
+        `ANSWER_FILE: ${answerFile ?? 'none'}`,
+        `DURATION: ${(result.durationMs / 1000).toFixed(1)}s`,
+        `ANSWER_PREVIEW: ${(result.finalAnswer ?? '').slice(0, 200).replace(/\s+/g, ' ')}`,
+        `COMPLETED: ${result.reason}`,
+        ...(result.error ? [`ERROR: ${result.error.replace(/\n\s*/g, '; ')}`] : []),
+      ].join('\n') + '\n',
+    );
+  } else {
+    if (result.finalAnswer !== null) io.stdout.write(result.finalAnswer.endsWith('\n') ? result.finalAnswer : `${result.finalAnswer}\n`);
+    else if (result.error) io.stderr.write(`${result.error}\n`);
+    io.stderr.write(`Log: ${logDir}\n`);
+  }
+  return exitCodeFor(result);
+}
+
+export function validateCommand(file: string, io: CliIO): number {
+  try {
+    const { config, warnings } = loadConfigFile(resolve(io.cwd, file), io.env, { requireKeys: false, host: 'cli' });
+    printWarnings(io, warnings);
+    const missing = config.agents.filter((a) => a.backend.apiKeyEnv && !a.backend.apiKey);
+    for (const a of missing) io.stderr.write(`note: agent '${a.id}' will need ${a.backend.apiKeyEnv} set when it runs.\n`);
+    const agents = config.agents.map((a) => `${a.id} (${a.backend.type} ${a.backend.model})`).join(', ');
+    io.stdout.write(`OK: ${file}: ${config.agents.length} agent(s): ${agents}\n`);
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.stderr.write(`Configuration error: ${err.message}\n`);
+      return EXIT.config;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,177 @@
+// The registry of backend `type`s we accept in MassGen-compatible configs: which provider family serves each, its
+// default base URL and where its API key comes from. Env var names and default URLs follow upstream MassGen
+// (massgen-upstream.md §3.3) so existing configs and shell setups keep working.
+
+import type { ProviderFamily } from './types';
+
+export interface BackendSpec {
+  family: ProviderFamily;
+  defaultBaseUrl?: string;
+  /** Env vars the key is read from, first set one wins. Empty when the backend takes no key. */
+  keyEnv: readonly string[];
+  requiresKey: boolean;
+  /** True when the config must give `base_url` (no sensible default exists). */
+  requiresBaseUrl?: boolean;
+}
+
+const hosted = (defaultBaseUrl: string | undefined, ...keyEnv: string[]): BackendSpec => ({
+  family: 'openai-compatible',
+  defaultBaseUrl,
+  keyEnv,
+  requiresKey: true,
+  requiresBaseUrl: defaultBaseUrl === undefined,
+});
+const local = (defaultBaseUrl: string): BackendSpec => ({ family: 'openai-compatible', defaultBaseUrl, keyEnv: [], requiresKey: false });
+const anthropic: BackendSpec = { family: 'anthropic', defaultBaseUrl: 'https://api.anthropic.com', keyEnv: ['ANTHROPIC_API_KEY'], requiresKey: true };
+
+export const BACKENDS: Readonly<Record<string, BackendSpec>> = {
+  openai: hosted('https://api.openai.com/v1', 'OPENAI_API_KEY'),
+  // Key env var depends on the host; see keyEnvForBaseUrl.
+  chatcompletion: { family: 'openai-compatible', keyEnv: [], requiresKey: false, requiresBaseUrl: true },
+  grok: hosted('https://api.x.ai/v1', 'XAI_API_KEY'),
+  zai: hosted('https://api.z.ai/api/paas/v4', 'ZAI_API_KEY'),
+  cerebras: hosted('https://api.cerebras.ai/v1', 'CEREBRAS_API_KEY'),
+  together: hosted('https://api.together.xyz/v1', 'TOGETHER_API_KEY'),
+  fireworks: hosted('https://api.fireworks.ai/inference/v1', 'FIREWORKS_API_KEY'),
+  groq: hosted('https://api.groq.com/openai/v1', 'GROQ_API_KEY'),
+  openrouter: hosted('https://openrouter.ai/api/v1', 'OPENROUTER_API_KEY'),
+  moonshot: hosted('https://api.moonshot.cn/v1', 'MOONSHOT_API_KEY', 'KIMI_API_KEY'),
+  nebius: hosted('https://api.studio.nebius.ai/v1', 'NEBIUS_API_KEY'),
+  poe: hosted(undefined, 'POE_API_KEY'),
+  qwen: hosted('https://dashscope-intl.aliyuncs.com/compatible-mode/v1', 'QWEN_API_KEY'),
+  lmstudio: local('http://localhost:1234/v1'),
+  vllm: local('http://localhost:8000/v1'),
+  sglang: local('http://localhost:30000/v1'),
+  ollama: local('http://localhost:11434/v1'),
+  claude: anthropic,
+  anthropic,
+  'vscode-lm': { family: 'vscode-lm', keyEnv: [], requiresKey: false },
+};
+
+export const SUPPORTED_BACKEND_TYPES: readonly string[] = Object.keys(BACKENDS);
+
+/** Upstream types we do not implement, with the reason shown to the user. */
+const UNSUPPORTED: Readonly<Record<string, string>> = {
+  gemini: 'Gemini is not supported yet (its OpenAI-compatible endpoint works: type chatcompletion, ' +
+    'base_url https://generativelanguage.googleapis.com/v1beta/openai, api_key: ${GEMINI_API_KEY})',
+  azure_openai: 'Azure OpenAI is not supported yet',
+  claude_code: 'the Claude Code SDK backend is not supported; use type claude',
+  ag2: 'AG2 agents are not supported',
+  autogen: 'AutoGen agents are not supported',
+};
+
+/** Backend types are case-insensitive, as upstream lower-cases them. */
+export function lookupBackend(type: string): BackendSpec | undefined {
+  return Object.hasOwn(BACKENDS, type.toLowerCase()) ? BACKENDS[type.toLowerCase()] : undefined;
+}
+
+export function unknownBackendMessage(type: string): string {
+  const reason = UNSUPPORTED[type.toLowerCase()];
+  const head = reason ? `backend type "${type}": ${reason}.` : `unknown backend type "${type}".`;
+  return `${head} Supported types: ${SUPPORTED_BACKEND_TYPES.join(', ')}`;
+}
+
+/** chatcompletion's key env var by base_url host, as upstream's create_backend. */
+const HOST_KEYS: ReadonlyArray<[hostSuffix: string, envVars: string[]]> = [
+  ['cerebras.ai', ['CEREBRAS_API_KEY']],
+  ['together.xyz', ['TOGETHER_API_KEY']],
+  ['fireworks.ai', ['FIREWORKS_API_KEY']],
+  ['groq.com', ['GROQ_API_KEY']],
+  ['nebius.com', ['NEBIUS_API_KEY']],
+  ['nebius.ai', ['NEBIUS_API_KEY']],
+  ['openrouter.ai', ['OPENROUTER_API_KEY']],
+  ['z.ai', ['ZAI_API_KEY']],
+  ['bigmodel.cn', ['ZAI_API_KEY']],
+  ['moonshot.ai', ['MOONSHOT_API_KEY', 'KIMI_API_KEY']],
+  ['moonshot.cn', ['MOONSHOT_API_KEY', 'KIMI_API_KEY']],
+  ['poe.com', ['POE_API_KEY']],
+  ['aliyuncs.com', ['QWEN_API_KEY']],
+  ['api.openai.com', ['OPENAI_API_KEY']],
+  ['x.ai', ['XAI_API_KEY']],
+];
+
+function hostOf(baseUrl: string): string | undefined {
+  try {
+    return new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Local and private-network servers (Ollama, vLLM, a LAN box) take no key. */
+export function isLocalUrl(baseUrl: string): boolean {
+  const host = hostOf(baseUrl);
+  if (host === undefined) return false;
+  return host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host === '::1' ||
+    host === '0.0.0.0' || host === 'host.docker.internal' ||
+    /^(127|10)\.\d+\.\d+\.\d+$/.test(host) || /^192\.168\.\d+\.\d+$/.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\.\d+\.\d+$/.test(host) || /^f[cd][0-9a-f]{2}:/.test(host);
+}
+
+/** Env vars for a chatcompletion base_url's key, or [] when the host is unknown. */
+export function keyEnvForBaseUrl(baseUrl: string): string[] {
+  const host = hostOf(baseUrl);
+  if (host === undefined) return [];
+  const hit = HOST_KEYS.find(([suffix]) => host === suffix || host.endsWith(`.${suffix}`));
+  return hit ? [...hit[1]] : [];
+}
+
+export interface KeyRequirement {
+  envVars: string[];
+  required: boolean;
+}
+
+/** Where the key for this backend comes from, given its resolved base URL. */
+export function keyRequirement(type: string, baseUrl: string | undefined): KeyRequirement {
+  const spec = lookupBackend(type);
+  if (!spec) return { envVars: [], required: false };
+  const envVars = type.toLowerCase() === 'chatcompletion' && baseUrl ? keyEnvForBaseUrl(baseUrl) : [...spec.keyEnv];
+  // A hosted type pointed at a local server (e.g. `openai` at Ollama) needs no key either.
+  const local = baseUrl !== undefined && isLocalUrl(baseUrl);
+  return { envVars, required: envVars.length > 0 && !local };
+}
+
+export interface ResolvedKey {
+  apiKey?: string;
+  /** The env var the key came from, or the one to set. */
+  apiKeyEnv?: string;
+  /** `${VAR}` references in an inline api_key whose variable is unset. */
+  unsetRefs: string[];
+}
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** An inline key wins (with `${VAR}` expanded from env); else the first set env var of the requirement. */
+export function resolveApiKey(inline: string | undefined, req: KeyRequirement, env: NodeJS.ProcessEnv): ResolvedKey {
+  if (inline !== undefined) {
+    const refs = [...inline.matchAll(ENV_REF)].map((m) => m[1]);
+    const unsetRefs = refs.filter((name) => !env[name]);
+    if (unsetRefs.length > 0) return { apiKeyEnv: unsetRefs[0], unsetRefs };
+    const apiKey = inline.replace(ENV_REF, (_m, name: string) => env[name] ?? '');
+    return { apiKey: apiKey || undefined, apiKeyEnv: refs[0], unsetRefs: [] };
+  }
+  const found = req.envVars.find((name) => env[name]);
+  return { apiKey: found ? env[found] : undefined, apiKeyEnv: found ?? req.envVars[0], unsetRefs: [] };
+}
+
+/** Upstream infers `type` from the model name when it is omitted (utils.MODEL_MAPPINGS); we match by prefix. */
+export function inferBackendType(model: string): string | undefined {
+  const m = model.toLowerCase();
+  if (/^(gpt-|chatgpt-|o1|o3|o4)/.test(m)) return 'openai';
+  if (m.startsWith('claude-')) return 'claude';
+  if (m.startsWith('grok-')) return 'grok';
+  if (m.startsWith('glm-')) return 'zai';
+  if (m.startsWith('gemini')) return 'gemini';
+  return undefined;
+}
+
+/** Models used when we build a team without a config (discovery) and in example snippets. Cheap, widely available. */
+export const DEFAULT_MODELS = {
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-haiku-4-5',
+  grok: 'grok-3-mini',
+  groq: 'llama-3.3-70b-versatile',
+  openrouter: 'meta-llama/llama-3.3-70b-instruct',
+  /** Suggested in the help text when Ollama has no model pulled. */
+  ollama: 'llama3.2',
+} as const;

@@ -1,0 +1,405 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfigFile, parseConfigText, type LoadOptions } from './load';
+import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS } from './types';
+
+const FILE = 'team.yaml';
+/** Lines joined so each test's line numbers can be read off the source. */
+const yaml = (...lines: string[]): string => `${lines.join('\n')}\n`;
+const load = (text: string, env: NodeJS.ProcessEnv = {}, options: LoadOptions = {}) => parseConfigText(text, FILE, env, options);
+
+function configError(text: string, env: NodeJS.ProcessEnv = {}, options: LoadOptions = {}): ConfigError {
+  try {
+    load(text, env, options);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected ConfigError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+const ONE_OPENAI = yaml(
+  'agents:',
+  '  - id: gpt',
+  '    backend:',
+  '      type: openai',
+  '      model: gpt-4o-mini',
+);
+
+describe('examples/', () => {
+  for (const name of ['openai-three-agents.yaml', 'mixed-openai-anthropic.yaml', 'ollama-local.yaml']) {
+    it(`${name} loads without errors or warnings when keys are not required`, () => {
+      const { config, warnings } = loadConfigFile(join(__dirname, '../../../examples', name), {}, { requireKeys: false });
+      assert.equal(config.agents.length, 3);
+      assert.deepEqual(warnings, []);
+    });
+  }
+
+  it('mixed-openai-anthropic.yaml loads with keys from the environment', () => {
+    const { config } = loadConfigFile(join(__dirname, '../../../examples/mixed-openai-anthropic.yaml'),
+      { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' });
+    assert.deepEqual(config.agents.map((a) => a.backend.family), ['openai-compatible', 'anthropic', 'openai-compatible']);
+    assert.equal(config.timeouts.orchestratorTimeoutSeconds, 1200);
+  });
+
+  it('ollama-local.yaml needs no key even when keys are required', () => {
+    const { config } = loadConfigFile(join(__dirname, '../../../examples/ollama-local.yaml'), {});
+    assert.ok(config.agents.every((a) => a.backend.baseUrl === 'http://localhost:11434/v1' && a.backend.apiKey === undefined));
+  });
+});
+
+describe('parseConfigText: values and defaults', () => {
+  it('applies defaults', () => {
+    const { config, warnings } = load(yaml('agents:', '  - backend: {type: openai, model: gpt-4o}', '  - backend: {type: claude, model: claude-x}'),
+      { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' });
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(config.agents.map((a) => a.id), ['agent1', 'agent2']);
+    assert.deepEqual(config.orchestrator, DEFAULT_ORCHESTRATOR);
+    assert.deepEqual(config.timeouts, DEFAULT_TIMEOUTS);
+    assert.equal(config.source, FILE);
+    assert.equal(config.agents[0].backend.baseUrl, 'https://api.openai.com/v1');
+    assert.equal(config.agents[1].backend.baseUrl, 'https://api.anthropic.com');
+    assert.equal(config.agents[1].systemMessage, undefined);
+  });
+
+  it('maps every supported key', () => {
+    const { config } = load(yaml(
+      'agents:',
+      '  - id: a',
+      '    system_message: be brief',
+      '    backend: {type: groq, model: llama, base_url: "https://proxy.example.com/v1/", api_key: "${K}", temperature: 0.5, max_tokens: 100, top_p: 0.9}',
+      'orchestrator:',
+      '  voting_sensitivity: strict',
+      '  answer_novelty_requirement: balanced',
+      '  max_new_answers_per_agent: 2',
+      '  max_rounds: 4',
+      '  final_answer: synthesize',
+      'timeout_settings: {orchestrator_timeout_seconds: 60, agent_turn_timeout_seconds: 30}',
+    ), { K: 'k' });
+    assert.deepEqual(config.agents[0], {
+      id: 'a',
+      systemMessage: 'be brief',
+      backend: {
+        type: 'groq', family: 'openai-compatible', model: 'llama', baseUrl: 'https://proxy.example.com/v1',
+        apiKey: 'k', apiKeyEnv: 'K', temperature: 0.5, maxTokens: 100, topP: 0.9,
+      },
+    });
+    assert.deepEqual(config.orchestrator, {
+      votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, finalAnswer: 'synthesize',
+    });
+    assert.deepEqual(config.timeouts, { orchestratorTimeoutSeconds: 60, agentTurnTimeoutSeconds: 30 });
+  });
+
+  it('accepts a single agent: block', () => {
+    const { config } = load(yaml('agent:', '  backend: {model: gpt-4o}'), { OPENAI_API_KEY: 'o' });
+    assert.equal(config.agents[0].id, 'agent1');
+    assert.equal(config.agents[0].backend.type, 'openai');
+  });
+
+  it('accepts JSON', () => {
+    const { config } = load('{"agents": [{"id": "j", "backend": {"type": "ollama", "model": "llama3.2"}}]}');
+    assert.equal(config.agents[0].backend.baseUrl, 'http://localhost:11434/v1');
+  });
+
+  it('treats empty blocks as absent', () => {
+    const { config } = load(yaml('agents:', '  - backend: {type: ollama, model: m}', 'orchestrator:', 'timeout_settings:'));
+    assert.deepEqual(config.orchestrator, DEFAULT_ORCHESTRATOR);
+  });
+
+  it('infers the type from the model name as upstream does', () => {
+    const { config } = load(yaml('agents:', '  - backend: {model: o3-mini}', '  - backend: {model: claude-sonnet-4-20250514}'),
+      { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' });
+    assert.deepEqual(config.agents.map((a) => [a.backend.type, a.backend.family]), [['openai', 'openai-compatible'], ['claude', 'anthropic']]);
+  });
+
+  it('resolves named hosts to their default base URLs and keys', () => {
+    const { config } = load(yaml('agents:', '  - backend: {type: groq, model: m}', '  - backend: {type: grok, model: grok-4}'),
+      { GROQ_API_KEY: 'g', XAI_API_KEY: 'x' });
+    assert.deepEqual(config.agents.map((a) => [a.backend.baseUrl, a.backend.apiKey, a.backend.apiKeyEnv]),
+      [['https://api.groq.com/openai/v1', 'g', 'GROQ_API_KEY'], ['https://api.x.ai/v1', 'x', 'XAI_API_KEY']]);
+  });
+
+  it('infers a chatcompletion key env var from the base_url host', () => {
+    const { config } = load(yaml('agents:', '  - backend: {type: chatcompletion, base_url: "https://openrouter.ai/api/v1", model: m}'),
+      { OPENROUTER_API_KEY: 'or' });
+    assert.equal(config.agents[0].backend.apiKey, 'or');
+    assert.equal(config.agents[0].backend.apiKeyEnv, 'OPENROUTER_API_KEY');
+  });
+});
+
+describe('parseConfigText: timeouts', () => {
+  it('honours orchestrator.timeout.orchestrator_timeout_seconds (upstream ignores it)', () => {
+    const { config, warnings } = load(yaml(ONE_OPENAI, 'orchestrator:', '  timeout: {orchestrator_timeout_seconds: 99}'), { OPENAI_API_KEY: 'o' });
+    assert.equal(config.timeouts.orchestratorTimeoutSeconds, 99);
+    assert.deepEqual(warnings, []);
+  });
+
+  it('lets top-level timeout_settings win, with a warning naming both', () => {
+    const text = yaml(ONE_OPENAI.trimEnd(), 'orchestrator:', '  timeout:', '    orchestrator_timeout_seconds: 99', 'timeout_settings:', '  orchestrator_timeout_seconds: 50');
+    const { config, warnings } = load(text, { OPENAI_API_KEY: 'o' });
+    assert.equal(config.timeouts.orchestratorTimeoutSeconds, 50);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].line, 8);
+    assert.match(warnings[0].message, /\(99\) is overridden by timeout_settings\.orchestrator_timeout_seconds \(50\)/);
+  });
+});
+
+describe('parseConfigText: API keys', () => {
+  const withKey = (key: string) => yaml('agents:', '  - id: gpt', `    backend: {type: openai, model: gpt-4o, api_key: "${key}"}`);
+
+  it('takes the key from the env var', () => {
+    const { config } = load(ONE_OPENAI, { OPENAI_API_KEY: 'env-key' });
+    assert.equal(config.agents[0].backend.apiKey, 'env-key');
+    assert.equal(config.agents[0].backend.apiKeyEnv, 'OPENAI_API_KEY');
+  });
+
+  it('lets an inline key win over the env var, and warns that it is in the file', () => {
+    const { config, warnings } = load(withKey('inline-key'), { OPENAI_API_KEY: 'env-key' });
+    assert.equal(config.agents[0].backend.apiKey, 'inline-key');
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0].message, /prefer api_key: \$\{OPENAI_API_KEY\}/);
+    assert.ok(!warnings[0].message.includes('inline-key'));
+  });
+
+  it('expands api_key: ${VAR} from the environment', () => {
+    const { config, warnings } = load(withKey('${TEAM_OPENAI_KEY}'), { TEAM_OPENAI_KEY: 'expanded', OPENAI_API_KEY: 'env-key' });
+    assert.equal(config.agents[0].backend.apiKey, 'expanded');
+    assert.equal(config.agents[0].backend.apiKeyEnv, 'TEAM_OPENAI_KEY');
+    assert.deepEqual(warnings, []);
+  });
+
+  it('names an unset ${VAR}', () => {
+    const err = configError(withKey('${TEAM_OPENAI_KEY}'));
+    assert.match(err.message, /^team\.yaml:3: agents\[0\] \(gpt\): backend\.api_key refers to \$\{TEAM_OPENAI_KEY\}: set TEAM_OPENAI_KEY$/);
+  });
+
+  it('names the env var to set when the key is missing', () => {
+    const err = configError(ONE_OPENAI);
+    assert.equal(err.message, 'team.yaml:4: agents[0] (gpt) uses type openai: set OPENAI_API_KEY or add backend.api_key');
+    assert.deepEqual(err.issues, [{
+      file: FILE, path: 'agents[0].backend.type', line: 4,
+      message: 'agents[0] (gpt) uses type openai: set OPENAI_API_KEY or add backend.api_key',
+    }]);
+  });
+
+  it('names alternatives and inferred host keys', () => {
+    assert.match(configError(yaml('agents:', '  - backend: {type: moonshot, model: kimi}')).message,
+      /team\.yaml:2: .*set MOONSHOT_API_KEY \(or KIMI_API_KEY\) or add backend\.api_key/);
+    assert.match(configError(yaml('agents:', '  - backend: {type: chatcompletion, base_url: "https://api.groq.com/openai/v1", model: m}')).message,
+      /uses type chatcompletion: set GROQ_API_KEY/);
+    assert.match(configError(yaml('agents:', '  - backend: {model: claude-x}')).message, /set ANTHROPIC_API_KEY/);
+  });
+
+  it('skips key checks with requireKeys: false', () => {
+    const { config } = load(yaml(ONE_OPENAI.trimEnd(), '  - backend: {type: openai, model: gpt-4o, api_key: "${UNSET}"}'), {}, { requireKeys: false });
+    assert.equal(config.agents[0].backend.apiKey, undefined);
+    assert.equal(config.agents[0].backend.apiKeyEnv, 'OPENAI_API_KEY');
+    assert.equal(config.agents[1].backend.apiKeyEnv, 'UNSET');
+  });
+
+  it('needs no key for local servers', () => {
+    const { config } = load(yaml('agents:', '  - backend: {type: chatcompletion, base_url: "http://127.0.0.1:8000/v1", model: m}',
+      '  - backend: {type: openai, base_url: "http://localhost:11434/v1", model: gpt-oss}', '  - backend: {type: vllm, model: m}'));
+    assert.equal(config.agents.length, 3);
+  });
+
+  it('warns that no key is sent to an unknown public chatcompletion host', () => {
+    const { warnings } = load(yaml('agents:', '  - backend:', '      type: chatcompletion', '      base_url: https://api.deepseek.com/v1', '      model: deepseek-chat'));
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].line, 4);
+    assert.match(warnings[0].message, /no API key env var is known for host api\.deepseek\.com; no key will be sent/);
+  });
+
+  it('never puts a key into an error or warning', () => {
+    const SECRET = 'sk-FAKE-do-not-print-4242';
+    const env = { OPENAI_API_KEY: SECRET, ANTHROPIC_API_KEY: SECRET, MY_KEY: SECRET };
+    const cases = [
+      yaml('agents:', `  - backend: {type: openai, model: gpt-4o, api_key: ${SECRET}, temperature: hot}`, '  - backend: {type: nope, model: x}'),
+      yaml('agents:', '  - backend: {type: openai, model: gpt-4o, api_key: "${MY_KEY}", max_tokens: -1}', '  - {id: agent1, backend: {model: llama}}'),
+      yaml('agents:', `  - backend: {type: openai, model: gpt-4o, api_key: [${SECRET}]}`),
+      yaml('agents:', '  - backend:', `      api_key: "${SECRET}`, '      model: x'),
+      yaml('agents:', `  - backend: {type: openai, model: gpt-4o, api_kye: ${SECRET}, temprature: ${SECRET}}`, 'orchestrator: {max_rounds: 0}'),
+    ];
+    for (const text of cases) {
+      const err = configError(text, env);
+      assert.ok(!err.message.includes(SECRET), err.message);
+      assert.ok(!JSON.stringify(err.issues).includes(SECRET), JSON.stringify(err.issues));
+    }
+    const { warnings } = load(yaml('agents:', `  - backend: {type: openai, model: gpt-4o, api_key: ${SECRET}, api_kye: ${SECRET}}`), env);
+    assert.ok(warnings.length >= 2);
+    assert.ok(!JSON.stringify(warnings).includes(SECRET));
+  });
+});
+
+describe('parseConfigText: errors name file, line and fix', () => {
+  it('unknown backend type lists the valid types', () => {
+    const err = configError(yaml('agents:', '  - id: x', '    backend:', '      type: mistral', '      model: m'));
+    assert.match(err.message, /^team\.yaml:4: agents\[0\] \(x\): unknown backend type "mistral"\. Supported types: openai, chatcompletion, grok, .*ollama, claude, anthropic, vscode-lm$/);
+  });
+
+  it('gemini says it is not supported yet, also when inferred from the model', () => {
+    assert.match(configError(yaml('agents:', '  - backend: {type: gemini, model: gemini-2.5-pro}')).message, /team\.yaml:2: .*Gemini is not supported yet.*Supported types:/);
+    assert.match(configError(yaml('agents:', '  - backend:', '      model: gemini-2.5-pro')).message, /team\.yaml:3: .*not supported yet/);
+  });
+
+  it('asks for a type when the model name says nothing', () => {
+    const err = configError(yaml('agents:', '  - backend:', '      model: llama3.2'));
+    assert.match(err.message, /^team\.yaml:3: agents\[0\] \(agent1\): cannot tell the backend from model "llama3\.2"; add backend\.type \(one of: openai, /);
+  });
+
+  it('empty or missing agents says so with an example', () => {
+    for (const text of ['agents: []\n', 'orchestrator: {max_rounds: 3}\n', 'agents:\n']) {
+      const err = configError(text);
+      assert.match(err.message, /^team\.yaml:1: no agents configured: add an agents: list, for example:\nagents:\n {2}- id: gpt\n {4}backend: \{ type: openai/);
+    }
+    assert.match(configError('').message, /^team\.yaml: the config must be a mapping with an agents: list/);
+    assert.match(configError('- a\n- b\n').message, /must be a mapping with an agents: list/);
+  });
+
+  it('agents given as a mapping must be a list', () => {
+    assert.match(configError(yaml('agents:', '  id: a')).message, /^team\.yaml:1: agents: must be a list \(lines starting with "- "\), got a mapping$/);
+  });
+
+  it('rejects both agent: and agents:', () => {
+    assert.match(configError(yaml(ONE_OPENAI.trimEnd(), 'agent:', '  backend: {model: gpt-4o}'), { OPENAI_API_KEY: 'o' }).message,
+      /^team\.yaml:6: use either agent: \(one agent\) or agents: \(a list\), not both$/);
+  });
+
+  it('wrong value types name the key and the value', () => {
+    const err = configError(yaml('agents:', '  - backend:', '      type: openai', '      model: gpt-4o', '      temperature: hot'), { OPENAI_API_KEY: 'o' });
+    assert.equal(err.message, 'team.yaml:5: agents[0].backend.temperature: must be a number, got "hot"');
+  });
+
+  it('out-of-range numbers', () => {
+    const text = yaml(
+      'agents:',
+      '  - backend: {type: ollama, model: m, temperature: 3, top_p: -0.1, max_tokens: 1.5}',
+      'timeout_settings:',
+      '  orchestrator_timeout_seconds: -5',
+      '  agent_turn_timeout_seconds: 0',
+      'orchestrator: {max_new_answers_per_agent: 0}',
+    );
+    const err = configError(text);
+    assert.match(err.message, /^6 problems in team\.yaml:/);
+    assert.match(err.message, /team\.yaml:2: agents\[0\]\.backend\.temperature: must be at most 2, got 3/);
+    assert.match(err.message, /team\.yaml:2: agents\[0\]\.backend\.top_p: must be at least 0, got -0\.1/);
+    assert.match(err.message, /team\.yaml:2: agents\[0\]\.backend\.max_tokens: must be a whole number, got 1\.5/);
+    assert.match(err.message, /team\.yaml:4: timeout_settings\.orchestrator_timeout_seconds: must be greater than 0, got -5/);
+    assert.match(err.message, /team\.yaml:5: timeout_settings\.agent_turn_timeout_seconds: must be greater than 0, got 0/);
+    assert.match(err.message, /team\.yaml:6: orchestrator\.max_new_answers_per_agent: must be greater than 0, got 0/);
+  });
+
+  it('bad enum values list the valid ones', () => {
+    const err = configError(yaml(ONE_OPENAI.trimEnd(), 'orchestrator:', '  voting_sensitivity: medium', '  final_answer: best'), { OPENAI_API_KEY: 'o' });
+    assert.match(err.message, /team\.yaml:7: orchestrator\.voting_sensitivity: must be one of: lenient, balanced, strict, got "medium"/);
+    assert.match(err.message, /team\.yaml:8: orchestrator\.final_answer: must be one of: as_is, synthesize, got "best"/);
+  });
+
+  it('a missing model points at the backend', () => {
+    const err = configError(yaml('agents:', '  - id: a', '    backend:', '      type: openai'), { OPENAI_API_KEY: 'o' });
+    assert.equal(err.message, 'team.yaml:3: agents[0].backend.model: is required');
+  });
+
+  it('chatcompletion and poe need a base_url', () => {
+    assert.match(configError(yaml('agents:', '  - backend: {type: chatcompletion, model: m}')).message,
+      /^team\.yaml:2: agents\[0\] \(agent1\) uses type chatcompletion, which needs backend\.base_url \(e\.g\. base_url: http:\/\/localhost:11434\/v1\)$/);
+    assert.match(configError(yaml('agents:', '  - backend: {type: poe, model: m}')).message, /needs backend\.base_url/);
+  });
+
+  it('a malformed base_url', () => {
+    assert.match(configError(yaml('agents:', '  - backend: {type: ollama, model: m, base_url: "localhost:11434"}')).message,
+      /team\.yaml:2: agents\[0\]\.backend\.base_url: must be an http\(s\) URL/);
+  });
+
+  it('duplicate ids point at the second one', () => {
+    const err = configError(yaml('agents:', '  - id: a', '    backend: {type: ollama, model: m}', '  - id: a', '    backend: {type: ollama, model: m}'));
+    assert.equal(err.message, 'team.yaml:4: agents[1]: duplicate id "a" (also used by agents[0]); ids must be unique');
+  });
+
+  it('YAML syntax errors give line and column', () => {
+    const err = configError(yaml('agents:', '  - backend: {type: ollama, model: m', 'orchestrator: {}'));
+    assert.equal(err.issues[0].line, 3);
+    assert.equal(err.issues[0].column, 1);
+    assert.match(err.message, /^team\.yaml:3:1: YAML syntax error: /);
+  });
+
+  it('duplicate YAML keys are syntax errors', () => {
+    assert.match(configError(yaml('agents: []', 'agents: []')).message, /^team\.yaml:2:1: YAML syntax error: Map keys must be unique/);
+  });
+
+  it('reports every problem at once, sorted by line', () => {
+    const err = configError(yaml('agents:', '  - backend: {type: nope, model: m}', '  - backend: {type: ollama, model: m, temperature: hot}', 'orchestrator: {max_rounds: x}'));
+    assert.deepEqual(err.issues.map((i) => i.line), [2, 3, 4]);
+  });
+});
+
+describe('parseConfigText: warnings for ignored keys', () => {
+  it('warns about upstream-only keys with their lines', () => {
+    const { warnings } = load(yaml(
+      'agents:',
+      '  - id: a',
+      '    memory: {enabled: true}',
+      '    backend:',
+      '      type: ollama',
+      '      model: m',
+      '      enable_web_search: true',
+      '      cwd: workspace1',
+      '      mcp_servers: []',
+      'orchestrator:',
+      '  snapshot_storage: snapshots',
+      '  context_paths: []',
+      '  coordination: {enable_planning_mode: true}',
+      'ui: {display_type: rich_terminal}',
+      'memory: {}',
+      'session_id: abc',
+    ));
+    assert.deepEqual(warnings.map((w) => [w.line, w.path]), [
+      [3, 'agents[0].memory'], [7, 'agents[0].backend.enable_web_search'], [8, 'agents[0].backend.cwd'],
+      [9, 'agents[0].backend.mcp_servers'], [11, 'orchestrator.snapshot_storage'], [12, 'orchestrator.context_paths'],
+      [13, 'orchestrator.coordination'], [14, 'ui'], [15, 'memory'], [16, 'session_id'],
+    ]);
+    assert.equal(warnings[7].message, 'ui: upstream MassGen option not supported here, ignored');
+  });
+
+  it('warns about unknown keys, suggesting near misses', () => {
+    const { warnings } = load(yaml('agents:', '  - backend: {type: ollama, model: m, temprature: 1}', 'colour: blue', 'timeout_settings: {agent_timeout_seconds: 5}'));
+    assert.deepEqual(warnings.map((w) => `${w.line}: ${w.message}`), [
+      '2: unknown key agents[0].backend.temprature, ignored (did you mean temperature?)',
+      '3: unknown key colour, ignored',
+      '4: unknown key timeout_settings.agent_timeout_seconds, ignored (did you mean agent_turn_timeout_seconds?)',
+    ]);
+  });
+
+  it('warns that vscode-lm only works inside VS Code, unless loading for VS Code', () => {
+    const text = yaml('agents:', '  - backend: {type: vscode-lm, model: copilot-gpt-4o}');
+    assert.match(load(text).warnings[0].message, /only works inside VS Code/);
+    const { config, warnings } = load(text, {}, { host: 'vscode' });
+    assert.deepEqual(warnings, []);
+    assert.equal(config.agents[0].backend.family, 'vscode-lm');
+  });
+});
+
+describe('loadConfigFile', () => {
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'massgen-load-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads JSON files and reports their lines', () => {
+    const file = join(dir, 'team.json');
+    writeFileSync(file, '{\n  "agents": [\n    {"backend": {"type": "ollama", "model": "m", "temperature": "hot"}}\n  ]\n}\n');
+    assert.throws(() => loadConfigFile(file, {}), (err: ConfigError) => err.message.startsWith(`${file}:3: agents[0].backend.temperature`));
+  });
+
+  it('uses the path as the source', () => {
+    const file = join(dir, 'team.yaml');
+    writeFileSync(file, ONE_OPENAI);
+    assert.equal(loadConfigFile(file, { OPENAI_API_KEY: 'o' }).config.source, file);
+  });
+
+  it('a missing file is a ConfigError naming it', () => {
+    const file = join(dir, 'nope.yaml');
+    assert.throws(() => loadConfigFile(file), (err: ConfigError) => err instanceof ConfigError && err.message === `${file}: config file not found`);
+  });
+});

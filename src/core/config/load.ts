@@ -1,0 +1,398 @@
+// Loads a MassGen-compatible YAML (or JSON) config into the typed MassGenConfig. Every problem is collected, not
+// just the first, and each names `file:line` of the offending node plus the fix. Key values never reach any message.
+
+import { readFileSync } from 'node:fs';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import {
+  DEFAULT_MODELS, inferBackendType, isLocalUrl, keyRequirement, lookupBackend, resolveApiKey, SUPPORTED_BACKEND_TYPES,
+  unknownBackendMessage,
+} from './backends';
+import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type AgentConfig, type MassGenConfig } from './types';
+
+export interface ConfigIssue {
+  file: string;
+  /** Dotted path of the offending key, e.g. `agents[0].backend.temperature` ('' for the whole file). */
+  path: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+export type ConfigWarning = ConfigIssue;
+
+export function formatIssue(issue: ConfigIssue): string {
+  const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
+  return `${where}: ${issue.message}`;
+}
+
+export class ConfigError extends Error {
+  readonly issues: ConfigIssue[];
+
+  constructor(issues: ConfigIssue[]) {
+    const sorted = [...issues].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    super(sorted.length === 1
+      ? formatIssue(sorted[0])
+      : `${sorted.length} problems in ${sorted[0].file}:\n${sorted.map((i) => `  ${formatIssue(i).replace(/\n/g, '\n    ')}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = sorted;
+  }
+}
+
+export interface LoadOptions {
+  /** Fail when an agent's API key is missing. Off for `massgen validate` and for hosts that supply keys later. */
+  requireKeys?: boolean;
+  /** Where the config will run; `vscode-lm` agents only work inside VS Code. */
+  host?: 'cli' | 'vscode';
+}
+
+export interface LoadResult {
+  config: MassGenConfig;
+  warnings: ConfigWarning[];
+}
+
+const sensitivity = z.enum(['lenient', 'balanced', 'strict']);
+const seconds = z.number().positive();
+const httpUrl = z.string().refine((s) => /^https?:\/\/[^/\s]+/.test(s), 'must be an http(s) URL, e.g. http://localhost:11434/v1');
+
+const BackendSchema = z.object({
+  type: z.string().min(1).nullish(),
+  model: z.string().min(1),
+  base_url: httpUrl.nullish(),
+  api_key: z.string().min(1).nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  max_tokens: z.int().positive().nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+});
+const AgentSchema = z.object({
+  id: z.string().min(1).nullish(),
+  backend: BackendSchema,
+  system_message: z.string().nullish(),
+});
+const OrchestratorTimeoutSchema = z.object({ orchestrator_timeout_seconds: seconds.nullish() });
+const OrchestratorSchema = z.object({
+  voting_sensitivity: sensitivity.nullish(),
+  answer_novelty_requirement: sensitivity.nullish(),
+  max_new_answers_per_agent: z.int().positive().nullish(),
+  max_rounds: z.int().positive().nullish(),
+  final_answer: z.enum(['as_is', 'synthesize']).nullish(),
+  timeout: OrchestratorTimeoutSchema.nullish(),
+});
+const TimeoutSchema = z.object({
+  orchestrator_timeout_seconds: seconds.nullish(),
+  agent_turn_timeout_seconds: seconds.nullish(),
+});
+// Agents are validated one by one so one bad agent does not hide the others' problems.
+const RootSchema = z.object({
+  agents: z.array(z.unknown()).nullish(),
+  agent: z.unknown().optional(),
+  orchestrator: OrchestratorSchema.nullish(),
+  timeout_settings: TimeoutSchema.nullish(),
+});
+
+/** Keys upstream MassGen accepts that we ignore (warned about, not rejected), by block. */
+const UPSTREAM_ONLY = {
+  root: ['ui', 'memory', 'session_id'],
+  agent: ['memory'],
+  backend: [
+    'enable_web_search', 'enable_code_execution', 'enable_code_interpreter', 'mcp_servers', 'exclude_tools',
+    'allowed_tools', 'disallowed_tools', 'custom_tools', 'upload_files', 'enable_image_generation',
+    'enable_audio_generation', 'enable_file_generation', 'enable_video_generation', 'cwd', 'context_paths',
+    'enforce_read_before_delete', 'enable_mcp_command_line', 'command_line_execution_mode',
+    'command_line_allowed_commands', 'command_line_blocked_commands', 'command_line_docker_image',
+    'command_line_docker_memory_limit', 'command_line_docker_cpu_limit', 'command_line_docker_network_mode',
+    'command_line_docker_enable_sudo', 'command_line_docker_credentials', 'command_line_docker_packages',
+    'reasoning', 'text', 'api_version', 'permission_mode', 'max_thinking_tokens', 'system_prompt',
+    'append_system_prompt', 'extra_body', 'agent_config',
+  ],
+  orchestrator: [
+    'snapshot_storage', 'agent_temporary_workspace', 'context_paths', 'skip_coordination_rounds',
+    'debug_final_answer', 'dspy', 'coordination', 'session_storage',
+  ],
+  timeout_settings: ['initial_round_timeout_seconds', 'subsequent_round_timeout_seconds', 'round_timeout_grace_seconds'],
+  orchestrator_timeout: [],
+} as const;
+
+/** Names seen in upstream docs that we spell differently. */
+const RENAMED: ReadonlyMap<string, string> = new Map([['agent_timeout_seconds', 'agent_turn_timeout_seconds']]);
+
+const EXAMPLE_AGENTS = [
+  'agents:',
+  '  - id: gpt',
+  `    backend: { type: openai, model: ${DEFAULT_MODELS.openai} }`,
+  '  - id: claude',
+  `    backend: { type: claude, model: ${DEFAULT_MODELS.anthropic} }`,
+].join('\n');
+
+type Path = (string | number)[];
+
+/** Resolves paths to `line`s in the parsed document and collects issues and warnings. */
+class Report {
+  readonly errors: ConfigIssue[] = [];
+  readonly warnings: ConfigWarning[] = [];
+
+  constructor(readonly file: string, private readonly doc: Document, private readonly lines: LineCounter) {}
+
+  error(path: Path, message: string): void {
+    this.errors.push(this.issue(path, message));
+  }
+
+  warn(path: Path, message: string): void {
+    this.warnings.push(this.issue(path, message));
+  }
+
+  private issue(path: Path, message: string): ConfigIssue {
+    return { file: this.file, path: showPath(path), line: this.lineOf(path), message };
+  }
+
+  /** Line of the deepest existing key on `path` (the parent's line when the key itself is missing). */
+  private lineOf(path: Path): number | undefined {
+    let node: unknown = this.doc.contents;
+    let offset = isNode(node) ? node.range?.[0] : undefined;
+    for (const segment of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === segment);
+        if (!pair) break;
+        offset = isScalar(pair.key) ? pair.key.range?.[0] : offset;
+        node = pair.value;
+      } else if (isSeq(node) && typeof segment === 'number' && node.items[segment]) {
+        const item = node.items[segment];
+        offset = isNode(item) ? item.range?.[0] : offset;
+        node = item;
+      } else {
+        break;
+      }
+    }
+    return offset === undefined ? undefined : this.lines.linePos(offset).line;
+  }
+}
+
+function showPath(path: Path): string {
+  return path.reduce<string>((s, seg) => (typeof seg === 'number' ? `${s}[${seg}]` : s ? `${s}.${seg}` : seg), '');
+}
+
+const EXPECTED: Record<string, string> = {
+  number: 'a number', int: 'a whole number', string: 'a string', boolean: 'true or false',
+  object: 'a mapping (key: value lines)', array: 'a list (lines starting with "- ")',
+};
+
+function describeValue(path: Path, value: unknown): string {
+  if (path.at(-1) === 'api_key') return `a ${typeof value}`; // never echo anything that may be a key
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'a mapping' : String(value);
+}
+
+function zodMessage(issue: z.core.$ZodIssue, path: Path): string {
+  const got = 'input' in issue && issue.input !== undefined ? `, got ${describeValue(path, issue.input)}` : '';
+  switch (issue.code) {
+    case 'invalid_type':
+      return got ? `must be ${EXPECTED[issue.expected] ?? issue.expected}${got}` : 'is required';
+    case 'invalid_value':
+      return `must be one of: ${issue.values.join(', ')}${got}`;
+    case 'too_small':
+      if (issue.origin === 'string') return 'must not be empty';
+      return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}${got}`;
+    case 'too_big':
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}${got}`;
+    default:
+      return issue.message;
+  }
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, at: Path, report: Report): T | undefined {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    const path = [...at, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+    report.error(path, `${showPath(path)}: ${zodMessage(issue, path)}`);
+  }
+  return undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.length];
+}
+
+function warnUnknownKeys(value: unknown, known: readonly string[], upstream: readonly string[], at: Path, report: Report): void {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const path = [...at, key];
+    if (upstream.includes(key)) {
+      report.warn(path, `${showPath(path)}: upstream MassGen option not supported here, ignored`);
+      continue;
+    }
+    const near = RENAMED.get(key) ?? known.find((k) => editDistance(k, key) <= 2);
+    report.warn(path, `unknown key ${showPath(path)}, ignored${near ? ` (did you mean ${near}?)` : ''}`);
+  }
+}
+
+function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEnv, options: LoadOptions, report: Report): AgentConfig | undefined {
+  const label = showPath(at);
+  warnUnknownKeys(raw, Object.keys(AgentSchema.shape), UPSTREAM_ONLY.agent, at, report);
+  const backendRaw = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).backend : undefined;
+  warnUnknownKeys(backendRaw, Object.keys(BackendSchema.shape), UPSTREAM_ONLY.backend, [...at, 'backend'], report);
+  const agent = check(AgentSchema, raw, at, report);
+  if (!agent) return undefined;
+
+  const id = agent.id ?? `agent${index + 1}`;
+  const who = `${label} (${id})`;
+  const { backend } = agent;
+  const type = backend.type ?? inferBackendType(backend.model);
+  const typePath = [...at, 'backend', backend.type ? 'type' : 'model'];
+  if (!type) {
+    report.error(typePath, `${who}: cannot tell the backend from model "${backend.model}"; add backend.type (one of: ${SUPPORTED_BACKEND_TYPES.join(', ')})`);
+    return undefined;
+  }
+  const spec = lookupBackend(type);
+  if (!spec) {
+    report.error(typePath, `${who}: ${unknownBackendMessage(type)}`);
+    return undefined;
+  }
+  if (spec.requiresBaseUrl && !backend.base_url) {
+    const example = type.toLowerCase() === 'poe' ? 'https://api.poe.com/v1' : 'http://localhost:11434/v1';
+    report.error([...at, 'backend'], `${who} uses type ${type}, which needs backend.base_url (e.g. base_url: ${example})`);
+    return undefined;
+  }
+  const baseUrl = (backend.base_url ?? spec.defaultBaseUrl)?.replace(/\/+$/, '');
+  const requirement = keyRequirement(type, baseUrl);
+  const key = resolveApiKey(backend.api_key ?? undefined, requirement, env);
+  const keyPath = [...at, 'backend', backend.api_key ? 'api_key' : 'type'];
+  const requireKeys = options.requireKeys ?? true;
+  if (requireKeys && key.unsetRefs.length > 0) {
+    report.error(keyPath, `${who}: backend.api_key refers to ${key.unsetRefs.map((v) => `\${${v}}`).join(', ')}: set ${key.unsetRefs.join(' and ')}`);
+  } else if (requireKeys && !key.apiKey && requirement.required) {
+    const [first, ...alt] = requirement.envVars;
+    const vars = alt.length ? `${first} (or ${alt.join(', ')})` : first;
+    report.error(keyPath, `${who} uses type ${type}: set ${vars} or add backend.api_key`);
+  }
+  if (backend.api_key && !backend.api_key.includes('${')) {
+    report.warn(keyPath, `${who}: backend.api_key is written in the file; prefer api_key: \${${requirement.envVars[0] ?? 'MY_API_KEY'}} to keep it out of the file`);
+  }
+  if (type.toLowerCase() === 'chatcompletion' && baseUrl && requirement.envVars.length === 0 && !backend.api_key && !isLocalUrl(baseUrl)) {
+    report.warn([...at, 'backend', 'base_url'], `${who}: no API key env var is known for host ${new URL(baseUrl).host}; no key will be sent (add api_key: \${YOUR_KEY_VAR} if the server needs one)`);
+  }
+  if (spec.family === 'vscode-lm' && (options.host ?? 'cli') !== 'vscode') {
+    report.warn(typePath, `${who} uses type vscode-lm, which only works inside VS Code`);
+  }
+  return {
+    id,
+    backend: {
+      type,
+      family: spec.family,
+      model: backend.model,
+      baseUrl,
+      apiKey: key.apiKey,
+      apiKeyEnv: key.apiKeyEnv,
+      temperature: backend.temperature ?? undefined,
+      maxTokens: backend.max_tokens ?? undefined,
+      topP: backend.top_p ?? undefined,
+    },
+    systemMessage: agent.system_message ?? undefined,
+  };
+}
+
+function parseYaml(text: string, fileName: string): { doc: Document; lines: LineCounter; raw: unknown } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter: lines });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(doc.errors.map((e) => ({
+      file: fileName,
+      path: '',
+      line: e.linePos?.[0].line,
+      column: e.linePos?.[0].col,
+      // yaml appends " at line L, column C:" and a source excerpt; drop it so no file content is echoed.
+      message: `YAML syntax error: ${e.message.split(/ at line \d+/)[0]}`,
+    })));
+  }
+  return { doc, lines, raw: doc.toJS() };
+}
+
+/** Parses config text; `fileName` is only used in messages. Throws ConfigError listing every problem. */
+export function parseConfigText(text: string, fileName: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadResult {
+  const { doc, lines, raw } = parseYaml(text, fileName);
+  const report = new Report(fileName, doc, lines);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    report.error([], `the config must be a mapping with an agents: list, for example:\n${EXAMPLE_AGENTS}`);
+    throw new ConfigError(report.errors);
+  }
+  warnUnknownKeys(raw, Object.keys(RootSchema.shape), UPSTREAM_ONLY.root, [], report);
+  const root = check(RootSchema, raw, [], report);
+  const rec = raw as Record<string, unknown>;
+  warnUnknownKeys(rec.orchestrator, Object.keys(OrchestratorSchema.shape), UPSTREAM_ONLY.orchestrator, ['orchestrator'], report);
+  const orchTimeout = (rec.orchestrator as Record<string, unknown> | null | undefined)?.timeout;
+  warnUnknownKeys(orchTimeout, Object.keys(OrchestratorTimeoutSchema.shape), UPSTREAM_ONLY.orchestrator_timeout, ['orchestrator', 'timeout'], report);
+  warnUnknownKeys(rec.timeout_settings, Object.keys(TimeoutSchema.shape), UPSTREAM_ONLY.timeout_settings, ['timeout_settings'], report);
+
+  const agents: AgentConfig[] = [];
+  const hasList = rec.agents !== undefined && rec.agents !== null;
+  const hasSingle = rec.agent !== undefined && rec.agent !== null;
+  if (hasList && hasSingle) {
+    report.error(['agent'], 'use either agent: (one agent) or agents: (a list), not both');
+  } else if (hasSingle) {
+    const agent = buildAgent(rec.agent, ['agent'], 0, env, options, report);
+    if (agent) agents.push(agent);
+  } else if (!hasList || (Array.isArray(rec.agents) && rec.agents.length === 0)) {
+    report.error(hasList ? ['agents'] : [], `no agents configured: add an agents: list, for example:\n${EXAMPLE_AGENTS}`);
+  } else if (Array.isArray(rec.agents)) {
+    rec.agents.forEach((a, i) => {
+      const agent = buildAgent(a, ['agents', i], i, env, options, report);
+      if (agent) agents.push(agent);
+    });
+  }
+  agents.forEach((agent, i) => {
+    const first = agents.findIndex((a) => a.id === agent.id);
+    if (first < i) report.error(['agents', i, 'id'], `agents[${i}]: duplicate id "${agent.id}" (also used by agents[${first}]); ids must be unique`);
+  });
+  if (report.errors.length > 0 || !root) throw new ConfigError(report.errors);
+
+  const orch = root.orchestrator ?? {};
+  const topTimeout = root.timeout_settings?.orchestrator_timeout_seconds;
+  const nestedTimeout = orch.timeout?.orchestrator_timeout_seconds;
+  if (topTimeout != null && nestedTimeout != null && topTimeout !== nestedTimeout) {
+    report.warn(['orchestrator', 'timeout', 'orchestrator_timeout_seconds'], `orchestrator.timeout.orchestrator_timeout_seconds (${nestedTimeout}) is overridden by timeout_settings.orchestrator_timeout_seconds (${topTimeout})`);
+  }
+  return {
+    config: {
+      agents,
+      orchestrator: {
+        votingSensitivity: orch.voting_sensitivity ?? DEFAULT_ORCHESTRATOR.votingSensitivity,
+        answerNoveltyRequirement: orch.answer_novelty_requirement ?? DEFAULT_ORCHESTRATOR.answerNoveltyRequirement,
+        maxNewAnswersPerAgent: orch.max_new_answers_per_agent ?? DEFAULT_ORCHESTRATOR.maxNewAnswersPerAgent,
+        maxRounds: orch.max_rounds ?? DEFAULT_ORCHESTRATOR.maxRounds,
+        finalAnswer: orch.final_answer ?? DEFAULT_ORCHESTRATOR.finalAnswer,
+      },
+      timeouts: {
+        // Upstream documents orchestrator.timeout but only reads timeout_settings; we honour both.
+        orchestratorTimeoutSeconds: topTimeout ?? nestedTimeout ?? DEFAULT_TIMEOUTS.orchestratorTimeoutSeconds,
+        agentTurnTimeoutSeconds: root.timeout_settings?.agent_turn_timeout_seconds ?? DEFAULT_TIMEOUTS.agentTurnTimeoutSeconds,
+      },
+      source: fileName,
+    },
+    warnings: [...report.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+  };
+}
+
+/** Reads and parses a config file (YAML or JSON). Throws ConfigError, also for a missing or unreadable file. */
+export function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): LoadResult {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const message = code === 'ENOENT' ? 'config file not found' : code === 'EISDIR' ? 'is a directory, not a config file' : `cannot read config file (${code ?? String(err)})`;
+    throw new ConfigError([{ file: path, path: '', message }]);
+  }
+  return parseConfigText(text, path, env, options);
+}

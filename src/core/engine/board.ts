@@ -1,0 +1,74 @@
+// The answer board: every answer version of the run, the latest per agent, and a revision number that grows
+// with each new answer. A vote is current only while the revision it saw is still the board's revision.
+
+import type { BoardEntry } from './prompts';
+
+export interface AnswerVersion {
+  agentId: string;
+  /** agentK */
+  agentLabel: string;
+  /** agentK.M */
+  label: string;
+  version: number;
+  content: string;
+  /** Board revision this answer created. */
+  revision: number;
+}
+
+export class Board {
+  private readonly all: AnswerVersion[] = [];
+  private readonly latestByAgent = new Map<string, AnswerVersion>();
+  revision = 0;
+
+  /** @param order agent ids in config order, with their anonymous labels */
+  constructor(private readonly order: { id: string; label: string }[]) {}
+
+  add(agentId: string, content: string): AnswerVersion {
+    const agent = this.order.find((a) => a.id === agentId);
+    if (!agent) throw new Error(`unknown agent ${agentId}`);
+    const version = (this.latestByAgent.get(agentId)?.version ?? 0) + 1;
+    this.revision++;
+    const answer: AnswerVersion = {
+      agentId,
+      agentLabel: agent.label,
+      label: `${agent.label}.${version}`,
+      version,
+      content,
+      revision: this.revision,
+    };
+    this.all.push(answer);
+    this.latestByAgent.set(agentId, answer);
+    return answer;
+  }
+
+  latest(agentId: string): AnswerVersion | undefined {
+    return this.latestByAgent.get(agentId);
+  }
+
+  /** Latest answer per agent, in config order. */
+  current(): AnswerVersion[] {
+    return this.order.flatMap((a) => this.latestByAgent.get(a.id) ?? []);
+  }
+
+  /** The most recently added answer of all. */
+  newest(): AnswerVersion | undefined {
+    return this.all[this.all.length - 1];
+  }
+
+  /** Answers added after `revision`. */
+  since(revision: number): AnswerVersion[] {
+    return this.all.filter((a) => a.revision > revision);
+  }
+
+  history(): readonly AnswerVersion[] {
+    return this.all;
+  }
+
+  get hasAnswers(): boolean {
+    return this.all.length > 0;
+  }
+}
+
+export function toBoardEntry(answer: AnswerVersion): BoardEntry {
+  return { label: answer.agentLabel, versionLabel: answer.label, content: answer.content };
+}

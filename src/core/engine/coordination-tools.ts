@@ -1,0 +1,235 @@
+// The two coordination tools (names and argument names as upstream: prompts and users rely on them) and the pure
+// validation of one model response against the protocol's rules. Every tool call gets an answer, so providers
+// that require a result per call id never reject the next request.
+
+import type { Sensitivity } from '../config/types';
+import type { ToolCall, ToolSpec } from '../providers/types';
+import { findTooSimilar } from './novelty';
+
+export const NEW_ANSWER = 'new_answer';
+export const VOTE = 'vote';
+
+export function coordinationTools(allLabels: string[], voteOnly: boolean): ToolSpec[] {
+  const vote: ToolSpec = {
+    name: VOTE,
+    description: 'Vote for the best agent to present final answer',
+    parameters: {
+      type: 'object',
+      properties: {
+        agent_id: { type: 'string', enum: allLabels, description: 'Anonymous id of the agent whose answer is best, e.g. "agent1"' },
+        reason: { type: 'string', description: 'Brief reason why this agent has the best answer' },
+      },
+      required: ['agent_id', 'reason'],
+    },
+  };
+  if (voteOnly) return [vote];
+  const newAnswer: ToolSpec = {
+    name: NEW_ANSWER,
+    description: 'Provide an improved answer to the ORIGINAL MESSAGE',
+    parameters: {
+      type: 'object',
+      properties: {
+        content: {
+          type: 'string',
+          description: 'Your improved answer. If any builtin tools like search or code execution were used, mention how they are used here.',
+        },
+      },
+      required: ['content'],
+    },
+  };
+  return [newAnswer, vote];
+}
+
+export interface ValidationContext {
+  /** agentK labels that currently have an answer, in config order. */
+  labelsWithAnswers: string[];
+  /** Every label in the run (agent1..agentN). */
+  allLabels: string[];
+  /** The latest answer of each agent, by label, for the duplicate and novelty checks. */
+  currentAnswers: { label: string; content: string }[];
+  /** The agent's answer cap is reached; `new_answer` is refused. */
+  capReached: boolean;
+  maxNewAnswers: number | null;
+  novelty: Sensitivity;
+  /** Names of other tools the agent has (MCP, file tools); calls to them are executed, not validated here. */
+  otherTools: ReadonlySet<string>;
+}
+
+export type ResponseVerdict =
+  | { kind: 'answer'; call: ToolCall; content: string }
+  | { kind: 'vote'; call: ToolCall; targetLabel: string; reason: string }
+  /** Calls to non-coordination tools, to be executed before the model continues. */
+  | { kind: 'tools'; calls: ToolCall[] }
+  /** Something is wrong: answer every call with its result and ask again. */
+  | { kind: 'invalid'; results: { call: ToolCall; content: string }[]; summary: string }
+  /** No tool call at all: send the enforcement message. */
+  | { kind: 'none' };
+
+type Parsed = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
+
+function parseArgs(call: ToolCall): Parsed {
+  const raw = call.arguments.trim() === '' ? '{}' : call.arguments;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return { ok: true, args: value as Record<string, unknown> };
+    return { ok: false, error: `Arguments for ${call.name} must be a JSON object.` };
+  } catch (err) {
+    return { ok: false, error: `Arguments for ${call.name} are not valid JSON (${(err as Error).message}).` };
+  }
+}
+
+/** Accepts `agent2`, `Agent2`, ` agent2 ` and a bare `2`; models vary in how literally they follow the enum. */
+export function normaliseLabel(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return `agent${value}`;
+  if (typeof value !== 'string') return undefined;
+  const v = value.trim().toLowerCase();
+  if (/^\d+$/.test(v)) return `agent${Number(v)}`;
+  const m = /^<?agent\s*(\d+)>?$/.exec(v);
+  return m ? `agent${Number(m[1])}` : undefined;
+}
+
+function invalid(calls: ToolCall[], perCall: (call: ToolCall) => string, summary: string): ResponseVerdict {
+  return { kind: 'invalid', results: calls.map((call) => ({ call, content: perCall(call) })), summary };
+}
+
+export function validateResponse(toolCalls: ToolCall[], ctx: ValidationContext): ResponseVerdict {
+  if (toolCalls.length === 0) return { kind: 'none' };
+  const votes = toolCalls.filter((c) => c.name === VOTE);
+  const answers = toolCalls.filter((c) => c.name === NEW_ANSWER);
+  const others = toolCalls.filter((c) => c.name !== VOTE && c.name !== NEW_ANSWER);
+  const unknown = others.filter((c) => !ctx.otherTools.has(c.name));
+  const coordinationNames = ctx.capReached ? '`vote`' : '`new_answer`, `vote`';
+
+  if (unknown.length > 0) {
+    const names = unknown.map((c) => c.name).join(', ');
+    const available = [...(ctx.capReached ? [VOTE] : [NEW_ANSWER, VOTE]), ...ctx.otherTools].join(', ');
+    return invalid(
+      toolCalls,
+      (c) => (unknown.includes(c) ? `Unknown tool '${c.name}'. Available tools: ${available}.` : 'Not executed: this response also called an unknown tool.'),
+      `unknown tool ${names}`,
+    );
+  }
+  if (votes.length === 0 && answers.length === 0) return { kind: 'tools', calls: others };
+  if (others.length > 0) {
+    return invalid(
+      toolCalls,
+      (c) =>
+        others.includes(c)
+          ? `Not executed: call other tools first, then end your turn with one call of ${coordinationNames} on its own.`
+          : `Not accepted: the coordination call (${coordinationNames}) must be the only tool call in its response.`,
+      'coordination call mixed with other tools',
+    );
+  }
+  if (votes.length > 0 && answers.length > 0) {
+    const msg = "Cannot use both 'vote' and 'new_answer' in same response. Choose one: vote for existing answer OR provide new answer.";
+    return invalid(toolCalls, () => msg, 'both vote and new_answer');
+  }
+  if (votes.length > 1) {
+    const msg = `Multiple vote calls not allowed. Made ${votes.length} calls but must make exactly 1. Call vote tool once with chosen agent.`;
+    return invalid(toolCalls, (c) => (c === votes[0] ? msg : 'Vote rejected due to multiple votes.'), 'multiple votes');
+  }
+  if (answers.length > 1) {
+    const msg = `Multiple new_answer calls not allowed. Made ${answers.length} calls but must make exactly 1. Put your whole answer in one new_answer call.`;
+    return invalid(toolCalls, (c) => (c === answers[0] ? msg : 'Answer rejected due to multiple new_answer calls.'), 'multiple answers');
+  }
+  const call = toolCalls[0];
+  const parsed = parseArgs(call);
+  if (!parsed.ok) {
+    const example = call.name === VOTE ? '{"agent_id": "agent1", "reason": "..."}' : '{"content": "..."}';
+    return invalid([call], () => `${parsed.error} Call ${call.name} again with arguments like ${example}.`, 'malformed arguments');
+  }
+  return call.name === VOTE ? validateVote(call, parsed.args, ctx) : validateAnswer(call, parsed.args, ctx);
+}
+
+function validateVote(call: ToolCall, args: Record<string, unknown>, ctx: ValidationContext): ResponseVerdict {
+  if (ctx.labelsWithAnswers.length === 0) {
+    return invalid([call], () => 'Cannot vote when no answers exist. Use new_answer tool.', 'vote before any answer');
+  }
+  const label = normaliseLabel(args.agent_id);
+  if (!label || !ctx.labelsWithAnswers.includes(label)) {
+    const shown = typeof args.agent_id === 'string' ? args.agent_id : JSON.stringify(args.agent_id ?? null);
+    const msg = `Invalid agent_id '${shown}'. Valid agents: ${ctx.labelsWithAnswers.join(', ')}`;
+    return invalid([call], () => msg, `invalid agent_id ${shown}`);
+  }
+  const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
+  return { kind: 'vote', call, targetLabel: label, reason };
+}
+
+function validateAnswer(call: ToolCall, args: Record<string, unknown>, ctx: ValidationContext): ResponseVerdict {
+  if (ctx.capReached) {
+    const msg = `You've reached the maximum of ${ctx.maxNewAnswers} new answer(s). Please vote for the best existing answer using the \`vote\` tool.`;
+    return invalid([call], () => msg, 'answer cap reached');
+  }
+  const content = typeof args.content === 'string' ? args.content.trim() : '';
+  if (content === '') {
+    return invalid([call], () => 'The new_answer content is empty. Provide your complete answer in `content`, or vote for an existing answer.', 'empty answer');
+  }
+  const duplicate = ctx.currentAnswers.find((a) => a.content.trim() === content);
+  if (duplicate) {
+    const msg = `Answer already provided by ${duplicate.label}. Provide different answer or vote for existing one.`;
+    return invalid([call], () => msg, `duplicate of ${duplicate.label}`);
+  }
+  const similar = findTooSimilar(content, ctx.currentAnswers, ctx.novelty);
+  if (similar) {
+    const pct = Math.round(similar.similarity * 100);
+    const limit = Math.round(similar.threshold * 100);
+    const msg =
+      `Your answer overlaps ${pct}% with ${similar.label}'s answer (more than ${limit}% is not allowed). ` +
+      'Provide a meaningfully different answer, or vote for the existing one.';
+    return invalid([call], () => msg, `too similar to ${similar.label} (${pct}%)`);
+  }
+  return { kind: 'answer', call, content };
+}
+
+/** Told to models that answer in text instead of calling tools (small local models, servers without tool support). */
+export const TEXT_TOOL_PROTOCOL =
+  'If you cannot call tools, reply with only one JSON object instead, either ' +
+  '{"tool_name": "new_answer", "arguments": {"content": "<your complete answer>"}} or ' +
+  '{"tool_name": "vote", "arguments": {"agent_id": "agent1", "reason": "<why>"}}.';
+
+const TEXT_CALL_NAMES = new Set([NEW_ANSWER, VOTE]);
+const MAX_TEXT_SCAN = 200_000;
+
+/** Each top-level `{...}` span in the text, in order, with string literals respected. */
+function jsonObjectSpans(text: string): string[] {
+  const spans: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"' && depth > 0) inString = true;
+    else if (ch === '{') {
+      if (depth++ === 0) start = i;
+    } else if (ch === '}' && depth > 0 && --depth === 0) spans.push(text.slice(start, i + 1));
+  }
+  return spans;
+}
+
+/**
+ * Coordination calls written as JSON in the reply text (upstream's format for tool-less backends:
+ * `{"tool_name": "vote", "arguments": {...}}`; `name`/`tool` and `parameters`/`input` are accepted too).
+ * Only `new_answer` and `vote` are recognised, so ordinary JSON in an answer is never mistaken for a call.
+ */
+export function parseTextToolCalls(text: string, idPrefix: string): ToolCall[] {
+  if (!text.includes('{') || text.length > MAX_TEXT_SCAN) return [];
+  const calls: ToolCall[] = [];
+  for (const span of jsonObjectSpans(text)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(span);
+    } catch {
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    const obj = value as Record<string, unknown>;
+    const name = obj.tool_name ?? obj.name ?? obj.tool;
+    const args = obj.arguments ?? obj.parameters ?? obj.input ?? {};
+    if (typeof name !== 'string' || !TEXT_CALL_NAMES.has(name)) continue;
+    calls.push({ id: `${idPrefix}_${calls.length}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+  }
+  return calls;
+}

@@ -1,0 +1,64 @@
+// The one stream every consumer projects from (CLI, status.json, logs, vote viewer, chat). Events are plain JSON:
+// they go to events.jsonl as they are, so they must never carry secrets.
+
+import type { Usage } from '../providers/types';
+
+export type EndReason =
+  | 'consensus'
+  | 'answer_cap'
+  | 'max_rounds'
+  | 'timeout'
+  | 'budget'
+  | 'cancelled'
+  | 'all_failed';
+
+export interface AgentInfo {
+  id: string;
+  /** Anonymous label used in prompts: agentK, K = position in config order (1-based). */
+  label: string;
+  model: string;
+  provider: string;
+}
+
+export interface VoteRecord {
+  voterId: string;
+  targetId: string;
+  /** The answer version voted for, `agentK.M`. */
+  targetLabel: string;
+  reason: string;
+  /** Board revision the voter had seen when it voted; the vote is current while no answer is newer. */
+  seenRevision: number;
+}
+
+interface Base {
+  /** Sequence number, from 1, gap-free within a run. */
+  seq: number;
+  /** Milliseconds since the run started. */
+  t: number;
+}
+
+export type RunEventBody =
+  | { type: 'run_started'; runId: string; question: string; agents: AgentInfo[]; startedAt: string; finalAnswerMode: 'as_is' | 'synthesize' }
+  | { type: 'round_started'; round: number; agentIds: string[] }
+  | { type: 'turn_started'; agentId: string; round: number; boardRevision: number; voteOnly: boolean }
+  | { type: 'agent_updated'; agentId: string; labels: string[]; via: 'next_turn' | 'tool_result' }
+  | { type: 'text_delta'; agentId: string; text: string }
+  | { type: 'reasoning_delta'; agentId: string; text: string }
+  | { type: 'tool_call'; agentId: string; callId: string; name: string; arguments: string }
+  | { type: 'tool_result'; agentId: string; callId: string; name: string; ok: boolean; summary: string }
+  | { type: 'correction'; agentId: string; attempt: number; message: string }
+  | { type: 'retry'; agentId: string; attempt: number; delayMs: number; error: string }
+  | { type: 'usage'; agentId: string; usage: Usage; phase: 'coordination' | 'final' }
+  | { type: 'answer_added'; agentId: string; label: string; version: number; content: string; boardRevision: number }
+  | { type: 'vote_cast'; vote: VoteRecord }
+  | { type: 'vote_invalidated'; voterId: string; targetLabel: string; reason: string }
+  | { type: 'turn_failed'; agentId: string; error: string; willRetry: boolean }
+  | { type: 'agent_failed'; agentId: string; error: string }
+  | { type: 'winner_selected'; agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: 'current_votes' | 'latest_votes' | 'latest_answer' }
+  | { type: 'final_started'; agentId: string; mode: 'as_is' | 'synthesize' }
+  | { type: 'final_answer'; agentId: string; label: string; content: string; mode: 'as_is' | 'synthesize'; fallback?: string }
+  | { type: 'run_ended'; reason: EndReason; winnerId: string | null; durationMs: number; error?: string };
+
+export type RunEvent = RunEventBody & Base;
+export type RunEventType = RunEvent['type'];
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;

@@ -1,0 +1,524 @@
+import assert from 'node:assert/strict';
+import { ProviderError, type ModelRequest } from '../providers/types';
+import { reply, requestText, type Script } from '../providers/scripted';
+import { ENFORCEMENT_MESSAGE } from './prompts';
+import { reduceEvents } from './run-state';
+import { boardHasAnswers, runTeam, type TeamMember } from './test-team';
+
+/** Answers first, then votes for `target` once answers are visible. */
+function answerThenVote(content: string, target: string, reason = 'correct and complete'): Script {
+  return (req) => (boardHasAnswers(req) ? reply.vote(target, reason) : reply.answer(content));
+}
+
+const seq = (...replies: ReturnType<Script>[]): Script => (_req, i) => replies[Math.min(i, replies.length - 1)];
+
+function member(id: string, script: Script): TeamMember {
+  return { id, script };
+}
+
+function toolMessagesAnswerEveryCall(requests: ModelRequest[]): void {
+  for (const req of requests) {
+    req.messages.forEach((m, i) => {
+      if (m.role !== 'assistant' || !m.toolCalls) return;
+      const answered = new Set(req.messages.slice(i + 1).flatMap((n) => (n.role === 'tool' ? [n.toolCallId] : [])));
+      for (const c of m.toolCalls) assert.ok(answered.has(c.id), `tool call ${c.id} (${c.name}) has no result`);
+    });
+  }
+}
+
+describe('orchestrator: consensus', () => {
+  it('reaches consensus at once with 2N calls and returns the voted answer as is', async () => {
+    const team = runTeam([
+      member('a', answerThenVote('four', 'agent1')),
+      member('b', answerThenVote('4', 'agent1')),
+      member('c', answerThenVote('It is 4', 'agent1')),
+    ]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerId, 'a');
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.equal(result.finalAnswer, 'four');
+    const calls = Object.values(team.providers).reduce((n, p) => n + p.callCount, 0);
+    assert.equal(calls, 6);
+    assert.deepEqual(team.of('winner_selected')[0].votes, { a: 3 });
+    assert.equal(team.of('run_ended').length, 1);
+  });
+
+  it('shows every agent all answers anonymously, in config order, and never the tally', async () => {
+    const team = runTeam([
+      member('x', answerThenVote('ANSWER-X', 'agent2')),
+      member('y', answerThenVote('ANSWER-Y', 'agent2')),
+    ]);
+    await team.result;
+    const second = requestText(team.requests('x')[1]);
+    assert.match(second, /<agent1> ANSWER-X <end of agent1>/);
+    assert.match(second, /<agent2> ANSWER-Y <end of agent2>/);
+    assert.doesNotMatch(second, /\bx\b.*ANSWER|\by\b.*ANSWER/);
+    assert.doesNotMatch(second, /vote(s)? (count|tally)|received \d+ vote/i);
+  });
+
+  it('labels agents by config order even when a later agent answers first', async () => {
+    const team = runTeam([
+      member('slow', (req) => (boardHasAnswers(req) ? reply.vote('agent2') : reply.answer('slow answer', { delayMs: 40 }))),
+      member('fast', answerThenVote('fast answer', 'agent2')),
+    ]);
+    const result = await team.result;
+    const added = team.of('answer_added');
+    assert.deepEqual(added.map((e) => e.label), ['agent2.1', 'agent1.1']);
+    assert.equal(result.winnerId, 'fast');
+    assert.equal(result.winnerLabel, 'agent2.1');
+  });
+
+  it('runs agents concurrently within a round', async () => {
+    const started = Date.now();
+    const team = runTeam(['a', 'b', 'c'].map((id) => member(id, (req) => (boardHasAnswers(req) ? reply.vote('agent1') : reply.answer(`ans ${id}`, { delayMs: 80 })))));
+    await team.result;
+    assert.ok(Date.now() - started < 230, 'three 80 ms answers should overlap');
+  });
+
+  it('answers every tool call id in later requests', async () => {
+    const team = runTeam([member('a', answerThenVote('one', 'agent1')), member('b', answerThenVote('two', 'agent1'))]);
+    await team.result;
+    toolMessagesAnswerEveryCall([...team.requests('a'), ...team.requests('b')]);
+  });
+
+  it('breaks ties by config order and says so', async () => {
+    const team = runTeam([
+      member('a', answerThenVote('A', 'agent1')),
+      member('b', answerThenVote('B', 'agent2')),
+    ]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'a');
+    const w = team.of('winner_selected')[0];
+    assert.equal(w.tieBreak, true);
+    assert.deepEqual(w.votes, { a: 1, b: 1 });
+  });
+
+  it('a single agent answers then votes for itself (2 calls)', async () => {
+    const team = runTeam([member('solo', answerThenVote('alone', 'agent1'))]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'alone');
+    assert.equal(team.providers.solo.callCount, 2);
+  });
+});
+
+describe('orchestrator: revisions and stale votes', () => {
+  it('converges after one revision: votes made before it are re-asked, not counted', async () => {
+    const b: Script = (_req, i) => {
+      if (i === 0) return reply.answer('b first draft');
+      if (i === 1) return reply.answer('b improved answer');
+      return reply.vote('agent2', 'b improved is best');
+    };
+    const team = runTeam([member('a', answerThenVote('a answer', 'agent2')), member('b', b), member('c', answerThenVote('c answer', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerId, 'b');
+    assert.equal(result.winnerLabel, 'agent2.2');
+    assert.equal(result.finalAnswer, 'b improved answer');
+    const counted = team.of('winner_selected')[0].votes;
+    assert.deepEqual(counted, { b: 3 });
+    // a and c voted for agent2.1 in round 2; those votes went stale when agent2.2 arrived
+    const invalidated = team.of('vote_invalidated');
+    assert.ok(invalidated.some((e) => e.voterId === 'a' && e.targetLabel === 'agent2.1'));
+    assert.ok(invalidated.some((e) => e.voterId === 'c' && e.targetLabel === 'agent2.1'));
+  });
+
+  it('never counts a vote cast on an old version (upstream credits it to the latest)', async () => {
+    // b revises in round 2 while a, slower, is still deciding on b's first version.
+    const a: Script = (_req, i) => (i === 0 ? reply.answer('a answer') : i === 1 ? reply.vote('agent2', 'b v1 is right', { delayMs: 60 }) : reply.vote('agent1', 'after seeing b v2, mine is better'));
+    const b: Script = (_req, i) => (i === 0 ? reply.answer('b v1') : i === 1 ? reply.answer('b v2, subtly wrong') : reply.vote('agent1', 'a is right'));
+    const team = runTeam([member('a', a), member('b', b)]);
+    const result = await team.result;
+    const aVotes = team.of('vote_cast').filter((e) => e.vote.voterId === 'a');
+    assert.equal(aVotes[0].vote.targetLabel, 'agent2.1');
+    assert.ok(team.of('vote_invalidated').some((e) => e.voterId === 'a' && /agent2\.2/.test(e.reason)));
+    assert.equal(result.winnerId, 'a');
+    assert.deepEqual(team.of('winner_selected')[0].votes, { a: 2 });
+    const state = reduceEvents(team.events);
+    assert.equal(state.votes.find((v) => v.voterId === 'a' && v.targetLabel === 'agent2.1')?.stale, true);
+  });
+
+  it('delivers new answers at the next turn without losing the conversation', async () => {
+    const a: Script = (_req, i) => (i === 0 ? reply.answer('a answer') : i === 1 ? reply.vote('agent1', 'mine', { delayMs: 50 }) : reply.vote('agent2'));
+    const b: Script = (_req, i) => (i === 0 ? reply.answer('b answer') : i === 1 ? reply.answer('B-REVISED-TEXT') : reply.vote('agent2'));
+    const team = runTeam([member('a', a), member('b', b)]);
+    await team.result;
+    const reqs = team.requests('a');
+    const third = reqs[2];
+    assert.match(requestText(third), /B-REVISED-TEXT/);
+    // the earlier exchange is still there, verbatim: same first user message, same assistant calls
+    assert.deepEqual(third.messages.slice(0, reqs[1].messages.length), reqs[1].messages);
+    const update = third.messages[third.messages.length - 1];
+    assert.equal(update.role, 'user');
+    assert.match(update.content, /UPDATE: While you were working, new answers were provided/);
+    assert.match(update.content, /<agent2> B-REVISED-TEXT <end of agent2>/);
+    assert.doesNotMatch(update.content, /<agent1> a answer/, 'unchanged answers are not resent');
+    assert.ok(team.of('agent_updated').some((e) => e.agentId === 'a' && e.labels.includes('agent2.2') && e.via === 'next_turn'));
+  });
+
+  it('delivers a new answer to an agent in the middle of a tool loop, in its very next request', async () => {
+    let releaseTool!: () => void;
+    const toolGate = new Promise<void>((r) => (releaseTool = r));
+    const a: Script = (_req, i) => {
+      if (i === 0) return { toolCalls: [{ name: 'lookup', arguments: { q: 'facts' } }] };
+      if (i === 1) return reply.answer('a answer using facts');
+      return reply.vote('agent1');
+    };
+    const b: Script = (_req, i) => (i === 0 ? reply.answer('NEWS-FROM-B') : reply.vote('agent1'));
+    const team = runTeam([
+      {
+        id: 'a',
+        script: a,
+        toolbox: {
+          tools: [{ name: 'lookup', description: 'look up', parameters: { type: 'object', properties: {} } }],
+          execute: async () => {
+            await toolGate;
+            return { ok: true, content: 'TOOL-RESULT' };
+          },
+        },
+      },
+      { id: 'b', script: b },
+    ]);
+    // b answers while a's tool runs; then the tool finishes
+    await new Promise((r) => setTimeout(r, 30));
+    releaseTool();
+    await team.result;
+    const second = team.requests('a')[1];
+    const text = requestText(second);
+    assert.match(text, /TOOL-RESULT/);
+    assert.match(text, /<agent2> NEWS-FROM-B <end of agent2>/);
+    assert.equal(second.messages[0].role, 'user');
+    assert.match(second.messages[0].content, /no answers available yet/, 'original context kept');
+    assert.ok(team.of('agent_updated').some((e) => e.agentId === 'a' && e.via === 'tool_result'));
+    toolMessagesAnswerEveryCall(team.requests('a'));
+  });
+});
+
+describe('orchestrator: validation and enforcement', () => {
+  it('corrects a tool-less reply with the enforcement message and continues', async () => {
+    const a = seq(reply.text('I think the answer is 4.'), reply.answer('4'), reply.vote('agent1'));
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, '4');
+    const second = team.requests('a')[1];
+    assert.equal(second.messages[second.messages.length - 1].content, ENFORCEMENT_MESSAGE);
+    assert.equal(team.of('correction').length, 1);
+  });
+
+  it('accepts coordination calls written as JSON text by models without tool calling', async () => {
+    const a = seq(
+      reply.text('Here is my answer:\n```json\n{"tool_name": "new_answer", "arguments": {"content": "42, as text"}}\n```'),
+      reply.text('{"tool_name": "vote", "arguments": {"agent_id": "agent1", "reason": "only one"}}'),
+    );
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, '42, as text');
+    assert.equal(team.providers.a.callCount, 2);
+    const second = team.requests('a')[1];
+    assert.ok(second.messages.every((m) => m.role !== 'tool' && !(m.role === 'assistant' && m.toolCalls)), 'no tool messages for text calls');
+    assert.match(second.messages[second.messages.length - 1].content, /\[new_answer result\] Your answer was recorded\./);
+  });
+
+  it('falls back to JSON text calls when the server refuses tool definitions', async () => {
+    const a: Script = (req) => {
+      if (req.tools.length > 0) return { error: new ProviderError('invalid_request', '400 registry.ollama.ai/library/tiny does not support tools') };
+      return boardHasAnswers(req) ? reply.text('{"tool_name": "vote", "arguments": {"agent_id": "agent1", "reason": "ok"}}') : reply.text('{"tool_name": "new_answer", "arguments": {"content": "tiny answer"}}');
+    };
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'tiny answer');
+    assert.equal(team.providers.a.callCount, 3);
+    assert.match(team.requests('a')[1].system, /reply with only one JSON object/);
+    assert.equal(team.of('agent_failed').length, 0);
+  });
+
+  it('offers the JSON text form after a second reply without any call', async () => {
+    const a = seq(reply.text('chat'), reply.text('more chat'), reply.answer('done'), reply.vote('agent1'));
+    const team = runTeam([member('a', a)]);
+    await team.result;
+    const third = team.requests('a')[2];
+    assert.match(third.messages[third.messages.length - 1].content, /reply with only one JSON object/);
+    assert.doesNotMatch(team.requests('a')[1].messages[1].content, /JSON object/);
+  });
+
+  it('refuses a vote before any answer exists', async () => {
+    const a = seq(reply.vote('agent1'), reply.answer('fine'), reply.vote('agent1'));
+    const team = runTeam([member('a', a)]);
+    await team.result;
+    const toolMsg = team.requests('a')[1].messages.find((m) => m.role === 'tool');
+    assert.equal(toolMsg?.content, 'Cannot vote when no answers exist. Use new_answer tool.');
+  });
+
+  it('refuses votes for unknown agents, listing the valid ones', async () => {
+    const team = runTeam([member('a', answerThenVote('A', 'agent1')), member('b', seq(reply.answer('B'), reply.vote('agent7'), reply.vote('agent2')))]);
+    const result = await team.result;
+    const tool = team.requests('b')[2].messages.filter((m) => m.role === 'tool').pop();
+    assert.equal(tool?.content, "Invalid agent_id 'agent7'. Valid agents: agent1, agent2");
+    assert.equal(result.reason, 'consensus');
+  });
+
+  it('refuses vote and new_answer in the same response', async () => {
+    const both = { toolCalls: [{ name: 'new_answer', arguments: { content: 'x' } }, { name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }] };
+    const team = runTeam([member('a', seq(reply.answer('A'), both, reply.vote('agent1')))]);
+    await team.result;
+    const tools = team.requests('a')[2].messages.filter((m) => m.role === 'tool').slice(-2);
+    assert.equal(tools.length, 2);
+    for (const t of tools) assert.match(t.content, /Cannot use both 'vote' and 'new_answer'/);
+  });
+
+  it('refuses multiple votes, answering each call', async () => {
+    const two = { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }, { name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }] };
+    const team = runTeam([member('a', seq(reply.answer('A'), two, reply.vote('agent1')))]);
+    await team.result;
+    const tools = team.requests('a')[2].messages.filter((m) => m.role === 'tool').slice(-2);
+    assert.match(tools[0].content, /Multiple vote calls not allowed\. Made 2 calls/);
+    assert.equal(tools[1].content, 'Vote rejected due to multiple votes.');
+  });
+
+  it('refuses malformed JSON arguments with an example of the right shape', async () => {
+    const bad = { toolCalls: [{ name: 'new_answer', arguments: '{"content": "unterminated' }] };
+    const team = runTeam([member('a', seq(bad, reply.answer('ok'), reply.vote('agent1')))]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'ok');
+    const tool = team.requests('a')[1].messages.find((m) => m.role === 'tool');
+    assert.match(tool!.content, /not valid JSON/);
+    assert.match(tool!.content, /\{"content": "\.\.\."\}/);
+  });
+
+  it('refuses an exact duplicate of a current answer, naming its anonymous label', async () => {
+    const team = runTeam([
+      member('a', answerThenVote('same text', 'agent1')),
+      member('b', (_req, i) => (i === 0 ? reply.answer('first b', { delayMs: 20 }) : i === 1 ? reply.answer('same text') : reply.vote('agent1'))),
+    ]);
+    await team.result;
+    const tool = team.requests('b')[2].messages.filter((m) => m.role === 'tool').pop();
+    assert.equal(tool?.content, 'Answer already provided by agent1. Provide different answer or vote for existing one.');
+  });
+
+  it('refuses answers too similar under balanced novelty (Jaccard > 0.70)', async () => {
+    const base = 'the answer is four because two plus two equals four in arithmetic';
+    const near = 'the answer is four because two plus two equals four in basic arithmetic';
+    const team = runTeam(
+      [member('a', answerThenVote(base, 'agent1')), member('b', (_req, i) => (i === 0 ? reply.answer('b original idea', { delayMs: 20 }) : i === 1 ? reply.answer(near) : reply.vote('agent1')))],
+      { orchestrator: { answerNoveltyRequirement: 'balanced' } },
+    );
+    await team.result;
+    const tool = team.requests('b')[2].messages.filter((m) => m.role === 'tool').pop();
+    assert.match(tool!.content, /overlaps \d+% with agent1's answer \(more than 70% is not allowed\)/);
+  });
+
+  it('accepts a near-duplicate under lenient novelty', async () => {
+    const team = runTeam([
+      member('a', answerThenVote('alpha beta gamma delta', 'agent1')),
+      member('b', (_req, i) => (i === 0 ? reply.answer('x', { delayMs: 20 }) : i === 1 ? reply.answer('alpha beta gamma delta epsilon') : reply.vote('agent1'))),
+    ]);
+    await team.result;
+    assert.ok(team.of('answer_added').some((e) => e.content === 'alpha beta gamma delta epsilon'));
+  });
+
+  it('gives up on a turn after 3 invalid attempts and retries the turn from its start', async () => {
+    let calls = 0;
+    const a: Script = () => (++calls <= 3 ? reply.text('no tools, just chatting') : boardHasAnswersAfter(calls));
+    function boardHasAnswersAfter(n: number) {
+      return n === 4 ? reply.answer('finally') : reply.vote('agent1');
+    }
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'finally');
+    const failed = team.of('turn_failed');
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0].willRetry, true);
+    // the retried turn starts clean: no leftover enforcement messages
+    const fourth = team.requests('a')[3];
+    assert.equal(fourth.messages.length, 1);
+  });
+});
+
+describe('orchestrator: limits', () => {
+  it('switches to a vote-only toolset at the answer cap and ends with reason answer_cap', async () => {
+    const stubborn: (c: string) => Script = (c) => (req, i) => (req.tools.some((t) => t.name === 'new_answer') ? reply.answer(`${c} v${i}`) : reply.vote('agent1'));
+    const team = runTeam([member('a', stubborn('a')), member('b', stubborn('b'))], { orchestrator: { maxNewAnswersPerAgent: 2 } });
+    const result = await team.result;
+    assert.equal(result.reason, 'answer_cap');
+    for (const id of ['a', 'b']) {
+      const reqs = team.requests(id);
+      const last = reqs[reqs.length - 1];
+      assert.deepEqual(last.tools.map((t) => t.name), ['vote']);
+      assert.match(last.system, /maximum number of new answers/);
+    }
+    assert.equal(team.of('answer_added').length, 4);
+  });
+
+  it('refuses new_answer over the cap with upstream\'s message', async () => {
+    const a: Script = (_req, i) => (i === 0 ? reply.answer('one') : i === 1 ? reply.answer('two') : reply.vote('agent1'));
+    const team = runTeam([member('a', a)], { orchestrator: { maxNewAnswersPerAgent: 1 } });
+    await team.result;
+    const tool = team.requests('a')[2].messages.filter((m) => m.role === 'tool').pop();
+    assert.equal(tool?.content, "You've reached the maximum of 1 new answer(s). Please vote for the best existing answer using the `vote` tool.");
+  });
+
+  it('stops at the rounds cap with the best available answer', async () => {
+    let n = 0;
+    const forever: Script = () => reply.answer(`revision ${++n} ${'word'.repeat(n)}`);
+    const team = runTeam([member('a', forever), member('b', forever)], { orchestrator: { maxRounds: 3 } });
+    const result = await team.result;
+    assert.equal(result.reason, 'max_rounds');
+    assert.equal(team.of('round_started').length, 3);
+    assert.ok(result.finalAnswer);
+    assert.equal(team.of('winner_selected')[0].basis, 'latest_answer');
+    assert.equal(result.finalAnswer, team.of('answer_added').pop()!.content);
+  });
+
+  it('times out with the best available answer and aborts in-flight requests', async () => {
+    const team = runTeam(
+      [
+        member('a', (_req, i) => (i === 0 ? reply.answer('quick answer') : reply.vote('agent1', 'x', { delayMs: 5000 }))),
+        member('b', () => ({ ...reply.answer('never'), delayMs: 5000 })),
+      ],
+      { timeouts: { orchestratorTimeoutSeconds: 0.15 } },
+    );
+    const started = Date.now();
+    const result = await team.result;
+    assert.equal(result.reason, 'timeout');
+    assert.equal(result.finalAnswer, 'quick answer');
+    assert.ok(Date.now() - started < 1000);
+    const inFlight = team.providers.b.signals;
+    assert.equal(inFlight.length, 1);
+    assert.ok(inFlight[0].aborted, 'the slow request was aborted');
+  });
+
+  it('times out one agent turn and retries it', async () => {
+    const a: Script = (req, i) => (i === 0 ? { ...reply.answer('too slow'), delayMs: 2000 } : boardHasAnswers(req) ? reply.vote('agent2') : reply.answer('a on time'));
+    const team = runTeam([member('a', a), member('b', answerThenVote('b answer', 'agent2'))], { timeouts: { agentTurnTimeoutSeconds: 0.1 } });
+    const result = await team.result;
+    assert.ok(team.of('turn_failed').some((e) => e.agentId === 'a' && /timed out/.test(e.error) && e.willRetry));
+    assert.equal(result.reason, 'consensus');
+  });
+
+  it('cancel stops the run, aborts requests and keeps the best answer', async () => {
+    const ac = new AbortController();
+    const team = runTeam(
+      [member('a', (_req, i) => (i === 0 ? reply.answer('kept') : { ...reply.vote('agent1'), delayMs: 5000 })), member('b', () => ({ ...reply.answer('slow'), delayMs: 5000 }))],
+      { signal: ac.signal },
+    );
+    setTimeout(() => ac.abort(), 50);
+    const result = await team.result;
+    assert.equal(result.reason, 'cancelled');
+    assert.equal(result.finalAnswer, 'kept');
+    assert.equal(team.of('run_ended')[0].reason, 'cancelled');
+  });
+
+  it('cancel before any answer ends with no answer and says why', async () => {
+    const team = runTeam([member('a', () => ({ ...reply.answer('slow'), delayMs: 5000 }))]);
+    setTimeout(() => team.orchestrator.cancel(), 20);
+    const result = await team.result;
+    assert.equal(result.reason, 'cancelled');
+    assert.equal(result.finalAnswer, null);
+    assert.match(result.error!, /Cancelled before any agent answered/);
+  });
+
+  it('cancelling one agent lets the others finish', async () => {
+    const team = runTeam([member('a', () => ({ ...reply.answer('slow'), delayMs: 5000 })), member('b', answerThenVote('b', 'agent2'))]);
+    setTimeout(() => team.orchestrator.cancelAgent('a'), 20);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerId, 'b');
+    assert.match(team.of('agent_failed')[0].error, /cancelled by the user/);
+  });
+});
+
+describe('orchestrator: failures', () => {
+  it('retries a rate-limited call after the server-given delay, then succeeds', async () => {
+    const a: Script = (req, i) => (i === 0 ? { error: new ProviderError('rate_limit', '429 slow down', { status: 429, retryAfterMs: 30 }) } : boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('after the wait'));
+    const started = Date.now();
+    const team = runTeam([member('a', a)], { retry: { maxDelayMs: 1000 } });
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'after the wait');
+    const retry = team.of('retry')[0];
+    assert.equal(retry.delayMs, 30);
+    assert.equal(retry.attempt, 2);
+    assert.ok(Date.now() - started >= 25);
+  });
+
+  it('marks an agent that keeps failing as failed and finishes with the others', async () => {
+    const broken: Script = () => ({ error: new ProviderError('server', '500 internal error', { status: 500 }) });
+    const team = runTeam([member('a', broken), member('b', answerThenVote('b works', 'agent2')), member('c', answerThenVote('c works', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerId, 'b');
+    const failed = team.of('agent_failed');
+    assert.deepEqual(failed.map((e) => e.agentId), ['a']);
+    // 4 attempts with back-off, then it stops: no retrying until the global timeout
+    assert.equal(team.providers.a.callCount, 4);
+    assert.deepEqual(team.of('retry').map((e) => e.agentId), ['a', 'a', 'a']);
+    assert.equal(reduceEvents(team.events).agents[0].status, 'failed');
+  });
+
+  it('does not retry auth errors', async () => {
+    const team = runTeam([member('a', () => ({ error: new ProviderError('auth', '401 invalid key', { status: 401 }) })), member('b', answerThenVote('b', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(team.providers.a.callCount, 1);
+    assert.equal(result.winnerId, 'b');
+    assert.match(team.of('agent_failed')[0].error, /401 invalid key/);
+  });
+
+  it('ends with a clear error when every agent fails', async () => {
+    const down: Script = () => ({ error: new ProviderError('network', 'cannot reach http://127.0.0.1:9/v1: connection refused') });
+    const team = runTeam([member('a', down), member('b', down)], { retry: { maxAttemptsPerCall: 2, agentFailureBudget: 2 } });
+    const result = await team.result;
+    assert.equal(result.reason, 'all_failed');
+    assert.equal(result.finalAnswer, null);
+    assert.match(result.error!, /Every agent failed/);
+    assert.match(result.error!, /a: cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
+  });
+
+  it('an agent that answered and then failed can still win on its answer', async () => {
+    const a: Script = (_req, i) => (i === 0 ? reply.answer('a solid answer') : { error: new ProviderError('auth', 'key revoked') });
+    const team = runTeam([member('a', a), member('b', answerThenVote('b', 'agent1'))]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'a');
+    assert.equal(result.finalAnswer, 'a solid answer');
+  });
+});
+
+describe('orchestrator: final answer', () => {
+  it('synthesize: the winner writes the final answer from all answers and vote reasons, with no tools', async () => {
+    const a: Script = (req) => (req.tools.length === 0 ? reply.text('SYNTHESIZED FINAL') : boardHasAnswers(req) ? reply.vote('agent1', 'REASON-A') : reply.answer('answer A'));
+    const team = runTeam([member('a', a), member('b', answerThenVote('answer B', 'agent1', 'REASON-B'))], { orchestrator: { finalAnswer: 'synthesize' } });
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'SYNTHESIZED FINAL');
+    const last = team.requests('a').pop()!;
+    assert.equal(last.tools.length, 0);
+    const text = requestText(last);
+    for (const s of ['answer A', 'answer B', 'REASON-A', 'REASON-B', '(YOUR ANSWER)']) assert.ok(text.includes(s), s);
+    assert.equal(team.of('final_answer')[0].mode, 'synthesize');
+  });
+
+  it('synthesize falls back to the voted answer when the call fails', async () => {
+    const a: Script = (req) => (req.tools.length === 0 ? { error: new ProviderError('invalid_request', 'context too long') } : boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('stored answer'));
+    const team = runTeam([member('a', a)], { orchestrator: { finalAnswer: 'synthesize' } });
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'stored answer');
+    assert.match(team.of('final_answer')[0].fallback!, /synthesis failed: context too long/);
+  });
+
+  it('as_is makes no extra call', async () => {
+    const team = runTeam([member('a', answerThenVote('x', 'agent1'))]);
+    await team.result;
+    assert.equal(team.providers.a.callCount, 2);
+  });
+});
+
+describe('orchestrator: events', () => {
+  it('numbers events without gaps and reports usage', async () => {
+    const usage = { inputTokens: 100, cachedInputTokens: 40, outputTokens: 10 };
+    const team = runTeam([member('a', (req) => ({ ...(boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('x')), usage }))]);
+    await team.result;
+    team.events.forEach((e, i) => assert.equal(e.seq, i + 1));
+    const state = reduceEvents(team.events);
+    assert.deepEqual(
+      { i: state.usage.inputTokens, c: state.usage.cachedInputTokens, o: state.usage.outputTokens, n: state.usage.calls },
+      { i: 200, c: 80, o: 20, n: 2 },
+    );
+  });
+});

@@ -1,0 +1,241 @@
+// The one reducer from RunEvents to RunState. Every view (CLI progress, status.json, the vote viewer, chat) reads
+// this state, so they cannot disagree about what happened.
+
+import type { Usage } from '../providers/types';
+import type { AgentInfo, EndReason, RunEvent, VoteRecord } from './events';
+
+export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
+export type RunPhase = 'idle' | 'coordinating' | 'presenting' | 'done';
+
+/** Keep only the tail of a live stream in state: enough for a view, bounded for long runs. */
+export const STREAM_TAIL_CHARS = 4000;
+
+export interface UsageTotals {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  calls: number;
+  /** Some figures were estimated by the provider adapter, not reported by a server. */
+  estimated: boolean;
+}
+
+export interface AnswerState {
+  agentId: string;
+  label: string;
+  version: number;
+  content: string;
+  t: number;
+}
+
+export interface VoteState extends VoteRecord {
+  t: number;
+  stale: boolean;
+  staleReason?: string;
+}
+
+export interface AgentState extends AgentInfo {
+  status: AgentStatus;
+  answerCount: number;
+  latestAnswerLabel: string | null;
+  /** The agent's vote while it counts; null once invalidated. */
+  currentVote: VoteRecord | null;
+  turns: number;
+  round: number;
+  lastActivity: number;
+  error: string | null;
+  retry: { attempt: number; delayMs: number; at: number; error: string } | null;
+  streamTail: string;
+  reasoningTail: string;
+  usage: UsageTotals;
+}
+
+export interface RunState {
+  runId: string;
+  question: string;
+  startedAt: string;
+  phase: RunPhase;
+  round: number;
+  agents: AgentState[];
+  answers: AnswerState[];
+  votes: VoteState[];
+  winner: { agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: string } | null;
+  finalAnswer: { agentId: string; label: string; content: string; mode: string; fallback?: string } | null;
+  endReason: EndReason | null;
+  error: string | null;
+  elapsedMs: number;
+  lastSeq: number;
+  usage: UsageTotals;
+}
+
+export function emptyUsage(): UsageTotals {
+  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, calls: 0, estimated: false };
+}
+
+export function addUsage(total: UsageTotals, usage: Usage): void {
+  total.inputTokens += usage.inputTokens;
+  total.cachedInputTokens += usage.cachedInputTokens;
+  total.outputTokens += usage.outputTokens;
+  total.calls += 1;
+  total.estimated ||= Boolean(usage.estimated);
+}
+
+export function initialRunState(): RunState {
+  return {
+    runId: '',
+    question: '',
+    startedAt: '',
+    phase: 'idle',
+    round: 0,
+    agents: [],
+    answers: [],
+    votes: [],
+    winner: null,
+    finalAnswer: null,
+    endReason: null,
+    error: null,
+    elapsedMs: 0,
+    lastSeq: 0,
+    usage: emptyUsage(),
+  };
+}
+
+function tail(text: string): string {
+  return text.length > STREAM_TAIL_CHARS ? text.slice(text.length - STREAM_TAIL_CHARS) : text;
+}
+
+/** Applies one event to the state in place (views fold thousands of deltas; copying per delta would be waste). */
+export function applyEvent(state: RunState, event: RunEvent): void {
+  state.lastSeq = event.seq;
+  state.elapsedMs = event.t;
+  const agent = 'agentId' in event ? state.agents.find((a) => a.id === event.agentId) : undefined;
+  if (agent) agent.lastActivity = event.t;
+  switch (event.type) {
+    case 'run_started':
+      Object.assign(state, initialRunState(), { runId: event.runId, question: event.question, startedAt: event.startedAt, phase: 'coordinating' });
+      state.lastSeq = event.seq;
+      state.agents = event.agents.map((info) => ({
+        ...info,
+        status: 'waiting',
+        answerCount: 0,
+        latestAnswerLabel: null,
+        currentVote: null,
+        turns: 0,
+        round: 0,
+        lastActivity: event.t,
+        error: null,
+        retry: null,
+        streamTail: '',
+        reasoningTail: '',
+        usage: emptyUsage(),
+      }));
+      break;
+    case 'round_started':
+      state.round = event.round;
+      break;
+    case 'turn_started':
+      if (!agent) break;
+      agent.status = 'streaming';
+      agent.turns++;
+      agent.round = event.round;
+      agent.streamTail = '';
+      agent.reasoningTail = '';
+      agent.retry = null;
+      break;
+    case 'text_delta':
+      if (agent) {
+        agent.streamTail = tail(agent.streamTail + event.text);
+        agent.retry = null;
+      }
+      break;
+    case 'reasoning_delta':
+      if (agent) agent.reasoningTail = tail(agent.reasoningTail + event.text);
+      break;
+    case 'retry':
+      if (agent) {
+        agent.retry = { attempt: event.attempt, delayMs: event.delayMs, at: event.t, error: event.error };
+        agent.streamTail = '';
+      }
+      break;
+    case 'turn_failed':
+      if (agent && event.willRetry) agent.status = 'restarting';
+      break;
+    case 'usage':
+      if (agent) addUsage(agent.usage, event.usage);
+      addUsage(state.usage, event.usage);
+      break;
+    case 'answer_added':
+      state.answers.push({ agentId: event.agentId, label: event.label, version: event.version, content: event.content, t: event.t });
+      if (agent) {
+        agent.status = 'answered';
+        agent.answerCount = event.version;
+        agent.latestAnswerLabel = event.label;
+      }
+      break;
+    case 'vote_cast': {
+      state.votes.push({ ...event.vote, t: event.t, stale: false });
+      const voter = state.agents.find((a) => a.id === event.vote.voterId);
+      if (voter) {
+        voter.status = 'voted';
+        voter.currentVote = event.vote;
+        voter.lastActivity = event.t;
+      }
+      break;
+    }
+    case 'vote_invalidated': {
+      const vote = [...state.votes].reverse().find((v) => v.voterId === event.voterId && !v.stale);
+      if (vote) {
+        vote.stale = true;
+        vote.staleReason = event.reason;
+      }
+      const voter = state.agents.find((a) => a.id === event.voterId);
+      if (voter) {
+        voter.currentVote = null;
+        if (voter.status === 'voted') voter.status = 'restarting';
+      }
+      break;
+    }
+    case 'agent_failed':
+      if (agent) {
+        agent.status = 'failed';
+        agent.error = event.error;
+        agent.currentVote = null;
+        agent.retry = null;
+      }
+      break;
+    case 'winner_selected':
+      state.winner = { agentId: event.agentId, label: event.label, votes: event.votes, tieBreak: event.tieBreak, basis: event.basis };
+      break;
+    case 'final_started':
+      state.phase = 'presenting';
+      if (agent && event.mode === 'synthesize') agent.streamTail = '';
+      break;
+    case 'final_answer':
+      state.finalAnswer = { agentId: event.agentId, label: event.label, content: event.content, mode: event.mode, fallback: event.fallback };
+      break;
+    case 'run_ended':
+      state.phase = 'done';
+      state.endReason = event.reason;
+      state.error = event.error ?? null;
+      for (const a of state.agents) {
+        if (a.status !== 'failed') a.status = 'completed';
+        a.retry = null;
+      }
+      break;
+    case 'agent_updated':
+    case 'tool_call':
+    case 'tool_result':
+    case 'correction':
+      break;
+  }
+}
+
+export function reduceEvents(events: Iterable<RunEvent>): RunState {
+  const state = initialRunState();
+  for (const e of events) applyEvent(state, e);
+  return state;
+}
+
+/** Votes that count right now, as the engine counts them. */
+export function currentVotes(state: RunState): VoteRecord[] {
+  return state.agents.flatMap((a) => (a.currentVote && a.status !== 'failed' ? [a.currentVote] : []));
+}

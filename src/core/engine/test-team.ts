@@ -1,0 +1,60 @@
+// Test support: builds a team of scripted agents and runs the engine, collecting events. Used by the engine's
+// tests and the benchmark; not bundled into the extension or the CLI.
+
+import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type TimeoutConfig } from '../config/types';
+import { ScriptedProvider, type Script } from '../providers/scripted';
+import type { ModelRequest } from '../providers/types';
+import type { EventOf, RunEvent, RunEventType } from './events';
+import { Orchestrator, type AgentToolbox, type RunResult } from './orchestrator';
+import type { RetryPolicy } from './retry';
+
+export interface TeamMember {
+  id: string;
+  script: Script;
+  toolbox?: AgentToolbox;
+  systemMessage?: string;
+}
+
+export interface TeamRun {
+  orchestrator: Orchestrator;
+  providers: Record<string, ScriptedProvider>;
+  events: RunEvent[];
+  result: Promise<RunResult>;
+  of<T extends RunEventType>(type: T): EventOf<T>[];
+  requests(agentId: string): ModelRequest[];
+}
+
+export const FAST_RETRY: Partial<RetryPolicy> = { baseDelayMs: 1, maxDelayMs: 5 };
+
+export function runTeam(
+  members: TeamMember[],
+  opts: { task?: string; orchestrator?: Partial<OrchestratorConfig>; timeouts?: Partial<TimeoutConfig>; retry?: Partial<RetryPolicy>; signal?: AbortSignal } = {},
+): TeamRun {
+  const providers: Record<string, ScriptedProvider> = {};
+  for (const m of members) providers[m.id] = new ScriptedProvider(`model-${m.id}`, m.script);
+  const events: RunEvent[] = [];
+  const orchestrator = new Orchestrator({
+    task: opts.task ?? 'What is 2 + 2?',
+    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, systemMessage: m.systemMessage })),
+    orchestrator: { ...DEFAULT_ORCHESTRATOR, ...opts.orchestrator },
+    timeouts: { orchestratorTimeoutSeconds: 30, agentTurnTimeoutSeconds: 10, ...opts.timeouts },
+    retry: { ...FAST_RETRY, ...opts.retry },
+    signal: opts.signal,
+    onEvent: (e) => events.push(e),
+    now: () => new Date(2026, 0, 2, 3, 4, 5),
+    random: () => 0.5,
+  });
+  return {
+    orchestrator,
+    providers,
+    events,
+    result: orchestrator.run(),
+    of: <T extends RunEventType>(type: T) => events.filter((e): e is EventOf<T> => e.type === type),
+    requests: (agentId: string) => providers[agentId].requests,
+  };
+}
+
+/** True when the request offers (or shows) any answer, i.e. the agent may vote. */
+export function boardHasAnswers(request: ModelRequest): boolean {
+  return request.messages.some((m) => m.role === 'user' && /<agent\d+> /.test(m.content));
+}

@@ -1,0 +1,31 @@
+// Builds the provider for a configured backend. `vscode-lm` agents exist only inside VS Code, where the host
+// passes its own factory for them; everywhere else they are a clear configuration error.
+
+import type { AgentConfig } from '../config/types';
+import { AnthropicProvider } from './anthropic';
+import { OpenAICompatibleProvider } from './openai-compatible';
+import type { ModelProvider } from './types';
+
+export type ExtraProviderFactory = (agent: AgentConfig) => ModelProvider | undefined;
+
+export function createProvider(agent: AgentConfig, extra?: ExtraProviderFactory): ModelProvider {
+  const b = agent.backend;
+  switch (b.family) {
+    case 'openai-compatible':
+      return new OpenAICompatibleProvider({
+        model: b.model,
+        baseUrl: b.baseUrl,
+        apiKey: b.apiKey,
+        temperature: b.temperature,
+        maxTokens: b.maxTokens,
+        topP: b.topP,
+      });
+    case 'anthropic':
+      return new AnthropicProvider({ model: b.model, baseUrl: b.baseUrl, apiKey: b.apiKey, temperature: b.temperature, maxTokens: b.maxTokens });
+    case 'vscode-lm': {
+      const provider = extra?.(agent);
+      if (provider) return provider;
+      throw new Error(`Agent '${agent.id}' uses type vscode-lm (VS Code chat models), which only works inside VS Code. Use an openai, claude or chatcompletion backend with the CLI.`);
+    }
+  }
+}

@@ -1,0 +1,354 @@
+import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
+import { createServer } from 'node:net';
+import { OpenAICompatibleProvider, parseRetryAfter } from './openai-compatible';
+import { ProviderError, type ModelRequest, type StreamDelta } from './types';
+import { coordinationScript, startFakeOpenAI, type FakeHandler, type FakeOpenAIServer } from '../../../test/fakes/openai-server';
+
+const TOOLS = [
+  { name: 'new_answer', description: 'Submit an answer', parameters: { type: 'object', properties: { content: { type: 'string' } }, required: ['content'] } },
+  { name: 'vote', description: 'Vote for an answer', parameters: { type: 'object', properties: { agent_id: { type: 'string' }, reason: { type: 'string' } } } },
+];
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return { system: 'You are agent A.', messages: [{ role: 'user', content: 'What is 2+2?' }], tools: [], ...overrides };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${inspect(error)}`);
+    return error;
+  }
+  assert.fail('expected the call to reject');
+}
+
+describe('OpenAICompatibleProvider (real openai SDK against the fake server)', () => {
+  let server: FakeOpenAIServer | undefined;
+  const servers: FakeOpenAIServer[] = [];
+
+  async function start(handler: FakeHandler): Promise<FakeOpenAIServer> {
+    server = await startFakeOpenAI(handler);
+    servers.push(server);
+    return server;
+  }
+
+  function provider(options: { apiKey?: string; model?: string } = {}): OpenAICompatibleProvider {
+    assert.ok(server, 'start the server first');
+    return new OpenAICompatibleProvider({ model: options.model ?? 'fake-model', baseUrl: server.baseUrl, apiKey: options.apiKey });
+  }
+
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+    server = undefined;
+  });
+
+  it('streams text deltas in order and returns the full text', async () => {
+    const text = 'Two plus two is four. It has always been four.';
+    await start(() => ({ text, chunkSize: 5 }));
+    const deltas: StreamDelta[] = [];
+    const response = await provider().complete(request(), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+
+    assert.equal(response.text, text);
+    assert.equal(response.stopReason, 'stop');
+    assert.deepEqual(response.toolCalls, []);
+    assert.equal(deltas.length, Math.ceil(text.length / 5));
+    assert.ok(deltas.every((d) => d.type === 'text'));
+    assert.equal(deltas.map((d) => (d.type === 'text' ? d.text : '')).join(''), text);
+  });
+
+  it('describes itself with the model and base URL', async () => {
+    const s = await start(() => ({ text: 'x' }));
+    assert.equal(provider({ model: 'gpt-4o-mini' }).description, `openai-compatible gpt-4o-mini @ ${s.baseUrl}`);
+  });
+
+  it('assembles tool-call arguments that arrive in fragments, announcing the call once', async () => {
+    const args = { content: 'The answer is 4, because 2+2=4 in every base above 4.' };
+    await start(() => ({ toolCalls: [{ name: 'new_answer', arguments: args, id: 'call_abc' }], chunkSize: 7 }));
+    const deltas: StreamDelta[] = [];
+    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+
+    assert.equal(response.stopReason, 'tool_calls');
+    assert.equal(response.toolCalls.length, 1);
+    assert.deepEqual({ ...response.toolCalls[0], arguments: JSON.parse(response.toolCalls[0].arguments) }, { id: 'call_abc', name: 'new_answer', arguments: args });
+    assert.deepEqual(deltas, [{ type: 'tool_call_start', id: 'call_abc', name: 'new_answer' }]);
+  });
+
+  it('keeps several tool calls in one response apart', async () => {
+    await start(() => ({
+      toolCalls: [
+        { name: 'new_answer', arguments: { content: 'four' } },
+        { name: 'vote', arguments: { agent_id: 'agent2', reason: 'clear' } },
+      ],
+      chunkSize: 4,
+    }));
+    const deltas: StreamDelta[] = [];
+    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+
+    assert.deepEqual(response.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [
+      ['new_answer', { content: 'four' }],
+      ['vote', { agent_id: 'agent2', reason: 'clear' }],
+    ]);
+    assert.deepEqual(deltas.map((d) => (d.type === 'tool_call_start' ? d.name : d.type)), ['new_answer', 'vote']);
+    assert.notEqual(response.toolCalls[0].id, response.toolCalls[1].id);
+  });
+
+  it('generates ids for tool calls the server sent without one', async () => {
+    await start(() => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1' } }, { name: 'vote', arguments: {} }], omitToolCallIds: true }));
+    const deltas: StreamDelta[] = [];
+    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+
+    const ids = response.toolCalls.map((c) => c.id);
+    assert.ok(ids.every((id) => /^call_\w+$/.test(id)), `ids: ${ids.join(', ')}`);
+    assert.notEqual(ids[0], ids[1]);
+    // The id announced while streaming is the id in the response.
+    assert.deepEqual(deltas.map((d) => (d.type === 'tool_call_start' ? d.id : '')), ids);
+  });
+
+  it('passes malformed tool arguments through raw for the engine to judge', async () => {
+    const broken = '{"content": "unterminated';
+    await start(() => ({ toolCalls: [{ name: 'new_answer', arguments: broken }], chunkSize: 3 }));
+    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal });
+    assert.equal(response.toolCalls[0].arguments, broken);
+  });
+
+  it('maps the final usage chunk, cached tokens included', async () => {
+    await start(() => ({ text: 'ok', usage: { promptTokens: 1234, completionTokens: 56, cachedTokens: 1000 } }));
+    const response = await provider().complete(request(), { signal: new AbortController().signal });
+    assert.deepEqual(response.usage, { inputTokens: 1234, cachedInputTokens: 1000, outputTokens: 56 });
+  });
+
+  it('streams reasoning_content and reasoning fields as reasoning deltas', async () => {
+    for (const reasoningField of ['reasoning_content', 'reasoning'] as const) {
+      await start(() => ({ reasoning: 'Let me add the numbers.', reasoningField, text: '4', chunkSize: 6 }));
+      const deltas: StreamDelta[] = [];
+      const response = await provider().complete(request(), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+
+      assert.equal(response.reasoning, 'Let me add the numbers.', reasoningField);
+      assert.equal(response.text, '4');
+      const kinds = deltas.map((d) => d.type);
+      assert.deepEqual(kinds, ['reasoning', 'reasoning', 'reasoning', 'reasoning', 'text'], reasoningField);
+    }
+  });
+
+  it('sends the request shape OpenAI expects and round-trips tool history', async () => {
+    const s = await start(() => ({ text: 'ok' }));
+    const p = new OpenAICompatibleProvider({ model: 'm1', baseUrl: s.baseUrl, temperature: 0.3, maxTokens: 512, topP: 0.9, defaultHeaders: { 'x-test': 'yes' } });
+    await p.complete(
+      request({
+        tools: TOOLS,
+        toolChoice: 'required',
+        messages: [
+          { role: 'user', content: 'Solve it.' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'new_answer', arguments: '{"content":"4"}' }] },
+          { role: 'tool', toolCallId: 'call_1', name: 'new_answer', content: 'recorded' },
+          { role: 'assistant', content: 'Done.' },
+          { role: 'user', content: 'Vote now.' },
+        ],
+      }),
+      { signal: new AbortController().signal },
+    );
+
+    assert.equal(s.requests.length, 1);
+    const { body, headers } = s.requests[0];
+    assert.ok(body);
+    assert.equal(body.model, 'm1');
+    assert.equal(body.stream, true);
+    assert.deepEqual(body.stream_options, { include_usage: true });
+    assert.equal(body.tool_choice, 'required');
+    assert.equal(body.temperature, 0.3);
+    assert.equal(body.max_tokens, 512);
+    assert.equal(body.top_p, 0.9);
+    assert.equal(headers['x-test'], 'yes');
+    assert.deepEqual(body.tools, TOOLS.map((t) => ({ type: 'function', function: t })));
+    assert.deepEqual(body.messages, [
+      { role: 'system', content: 'You are agent A.' },
+      { role: 'user', content: 'Solve it.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'new_answer', arguments: '{"content":"4"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'recorded' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Vote now.' },
+    ]);
+  });
+
+  it('leaves tools and tool_choice out when no tools are offered', async () => {
+    const s = await start(() => ({ text: 'ok' }));
+    await provider().complete(request({ toolChoice: 'required' }), { signal: new AbortController().signal });
+    const body = s.requests[0].body;
+    assert.ok(body);
+    assert.equal('tools' in body, false);
+    assert.equal('tool_choice' in body, false);
+    assert.equal('temperature' in body, false);
+  });
+
+  it('sends the api key as a bearer token, and a placeholder when there is none', async () => {
+    const s = await start(() => ({ text: 'ok' }));
+    await provider({ apiKey: 'sk-live-0123456789' }).complete(request(), { signal: new AbortController().signal });
+    await provider().complete(request(), { signal: new AbortController().signal });
+    assert.equal(s.requests[0].headers.authorization, 'Bearer sk-live-0123456789');
+    assert.equal(s.requests[1].headers.authorization, 'Bearer not-needed');
+  });
+
+  it('maps 429 to rate_limit with retry-after, making exactly one request', async () => {
+    const s = await start(() => ({ error: { status: 429, message: 'Rate limit reached for requests', type: 'requests', headers: { 'retry-after': '7' } } }));
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.equal(error.kind, 'rate_limit');
+    assert.equal(error.status, 429);
+    assert.equal(error.retryAfterMs, 7000);
+    assert.match(error.message, /Rate limit reached for requests/);
+    assert.equal(error.retryable, true);
+    assert.equal(s.requests.length, 1, 'the SDK must not retry on its own');
+  });
+
+  it('prefers retry-after-ms over retry-after', async () => {
+    await start(() => ({ error: { status: 429, message: 'slow down', headers: { 'retry-after-ms': '1500', 'retry-after': '9' } } }));
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.equal(error.retryAfterMs, 1500);
+  });
+
+  it('parses retry-after given as an HTTP date', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    assert.equal(parseRetryAfter(new Headers({ 'retry-after': 'Wed, 01 Jan 2025 00:00:30 GMT' }), now), 30_000);
+    assert.equal(parseRetryAfter(new Headers({ 'retry-after': 'soon' }), now), undefined);
+    assert.equal(parseRetryAfter(new Headers(), now), undefined);
+  });
+
+  it('maps 500 to server (retryable, one request) and 503 retry-after too', async () => {
+    const s = await start((r) =>
+      r.index === 0
+        ? { error: { status: 500, message: 'The server had an error while processing your request.', type: 'server_error' } }
+        : { error: { status: 503, message: 'overloaded', headers: { 'retry-after': '2' } } },
+    );
+    const first = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.equal(first.kind, 'server');
+    assert.equal(first.status, 500);
+    assert.equal(first.retryable, true);
+    assert.equal(s.requests.length, 1);
+    const second = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.equal(second.kind, 'server');
+    assert.equal(second.retryAfterMs, 2000);
+  });
+
+  it('maps 401 to auth without leaking the key, even when the server echoes it', async () => {
+    const key = 'sk-proj-SECRET-abcdef123456';
+    await start((r) => ({
+      error: { status: 401, message: `Incorrect API key provided: ${String(r.headers.authorization).slice('Bearer '.length)}.`, type: 'invalid_request_error', code: 'invalid_api_key' },
+    }));
+    const error = await rejection(provider({ apiKey: key }).complete(request(), { signal: new AbortController().signal }));
+    assert.equal(error.kind, 'auth');
+    assert.equal(error.status, 401);
+    assert.equal(error.retryable, false);
+    assert.match(error.message, /Incorrect API key provided/);
+    assert.ok(!inspect(error, { depth: 10 }).includes(key), 'the key leaked into the error');
+    assert.ok(!JSON.stringify(error).includes(key));
+  });
+
+  it('maps 404 model-not-found to invalid_request with a hint', async () => {
+    await start((r) => ({ error: { status: 404, message: `The model \`${r.body.model}\` does not exist or you do not have access to it.`, code: 'model_not_found' } }));
+    const error = await rejection(provider({ model: 'gpt-nope' }).complete(request(), { signal: new AbortController().signal }));
+    assert.equal(error.kind, 'invalid_request');
+    assert.equal(error.status, 404);
+    assert.match(error.message, /The model `gpt-nope` does not exist/);
+    assert.match(error.message, /model name and the base URL/);
+    assert.equal(error.retryable, false);
+  });
+
+  it('maps 400 to invalid_request with the server message', async () => {
+    await start(() => ({ error: { status: 400, message: "This model's maximum context length is 8192 tokens.", code: 'context_length_exceeded' } }));
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.equal(error.kind, 'invalid_request');
+    assert.match(error.message, /maximum context length is 8192/);
+  });
+
+  it('reports a stream cut mid-way after delivering the partial deltas', async () => {
+    await start(() => ({ text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 4, cut: { afterChunks: 4 } }));
+    const deltas: StreamDelta[] = [];
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) }));
+    assert.ok(error.kind === 'stream_cut' || error.kind === 'network', error.kind);
+    assert.equal(error.retryable, true);
+    // Role chunk + three text chunks were written before the socket died.
+    assert.equal(deltas.map((d) => (d.type === 'text' ? d.text : '')).join(''), 'abcdefghijkl');
+  });
+
+  it('treats a stream that ends without a finish_reason as cut', async () => {
+    await start(() => ({ text: 'half an answ', endWithoutFinish: true }));
+    const deltas: StreamDelta[] = [];
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) }));
+    assert.equal(error.kind, 'stream_cut');
+    assert.ok(deltas.length > 0);
+  });
+
+  it('aborts mid-stream on the signal, and the server sees the connection close', async () => {
+    const s = await start(() => ({ text: 'x'.repeat(200), chunkSize: 1, delayMsPerChunk: 5 }));
+    const controller = new AbortController();
+    let seen = 0;
+    const error = await rejection(
+      provider().complete(request(), {
+        signal: controller.signal,
+        onDelta: () => {
+          if (++seen === 3) controller.abort();
+        },
+      }),
+    );
+    assert.equal(error.kind, 'aborted');
+    assert.equal(error.retryable, false);
+    assert.equal(seen, 3);
+    assert.equal(await s.requests[0].outcome, 'client_closed');
+  });
+
+  it('aborts before the response headers arrive', async () => {
+    await start(() => new Promise((resolve) => setTimeout(() => resolve({ text: 'late' }), 200)));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const error = await rejection(provider().complete(request(), { signal: controller.signal }));
+    assert.equal(error.kind, 'aborted');
+  });
+
+  it('reports a refused connection as network, naming the base URL', async () => {
+    const port = await closedPort();
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    const error = await rejection(new OpenAICompatibleProvider({ model: 'm', baseUrl }).complete(request(), { signal: new AbortController().signal }));
+    assert.equal(error.kind, 'network');
+    assert.ok(error.message.includes(baseUrl), error.message);
+    assert.match(error.message, /connection refused/);
+  });
+});
+
+describe('coordinationScript (fake MassGen agents)', () => {
+  let server: FakeOpenAIServer | undefined;
+  afterEach(async () => server?.close());
+
+  it('answers, then votes once its answer is shown, per model; plain text without coordination tools', async () => {
+    server = await startFakeOpenAI(
+      coordinationScript({ a1: { answer: 'It is 4.', voteFor: 'agent2', reason: 'tidy' }, a2: { first: [{ error: { status: 429, message: 'busy' } }] } }),
+    );
+    const signal = new AbortController().signal;
+    const a1 = new OpenAICompatibleProvider({ model: 'a1', baseUrl: server.baseUrl });
+    const a2 = new OpenAICompatibleProvider({ model: 'a2', baseUrl: server.baseUrl });
+
+    const fresh = await a1.complete(request({ tools: TOOLS }), { signal });
+    assert.deepEqual(fresh.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['new_answer', { content: 'It is 4.' }]]);
+
+    const shown = request({ tools: TOOLS, messages: [{ role: 'user', content: 'Current answers:\n<agent1>It is 4.</agent1>' }] });
+    const vote = await a1.complete(shown, { signal });
+    assert.deepEqual(vote.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['vote', { agent_id: 'agent2', reason: 'tidy' }]]);
+
+    const onlyVote = await a1.complete(request({ tools: TOOLS.filter((t) => t.name === 'vote') }), { signal });
+    assert.equal(onlyVote.toolCalls[0].name, 'vote');
+    assert.equal((await a1.complete(request(), { signal })).text, 'It is 4.');
+
+    assert.equal((await rejection(a2.complete(request({ tools: TOOLS }), { signal }))).kind, 'rate_limit');
+    const second = await a2.complete(request({ tools: TOOLS }), { signal });
+    assert.deepEqual(JSON.parse(second.toolCalls[0].arguments), { content: 'Answer from a2.' });
+  });
+});
+
+/** A port that was free a moment ago, so connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

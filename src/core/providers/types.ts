@@ -1,0 +1,106 @@
+// The provider port: every model backend (OpenAI-compatible, Anthropic, VS Code chat models, the scripted test
+// provider) turns one request into one streamed response behind this interface. The engine owns retries, so a
+// provider makes exactly one attempt per `complete` call and reports failures as `ProviderError`.
+
+/** A tool the model may call, described with a JSON schema (OpenAI `function.parameters` / Anthropic `input_schema`). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call the model made. `arguments` is the raw JSON text as the model produced it (it may be malformed). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+export interface ModelRequest {
+  /** The system prompt; providers place it where their API wants it. */
+  system: string;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  /** 'required' asks the model to call a tool when the API supports it. */
+  toolChoice?: 'auto' | 'required' | 'none';
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** Token usage as the server reported it. `inputTokens` counts every prompt token, cached ones included. */
+export interface Usage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  /** True when the numbers are estimates (the provider reported none). */
+  estimated?: boolean;
+}
+
+export type StreamDelta =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  /** A tool call began streaming (arguments follow in fragments; the full call is in the response). */
+  | { type: 'tool_call_start'; id: string; name: string };
+
+export interface ModelResponse {
+  text: string;
+  reasoning?: string;
+  toolCalls: ToolCall[];
+  usage?: Usage;
+  /** Provider's stop reason, normalised: 'stop' | 'tool_calls' | 'length' | other provider text. */
+  stopReason: string;
+}
+
+export interface CompleteOptions {
+  signal: AbortSignal;
+  onDelta?: (delta: StreamDelta) => void;
+}
+
+export interface ModelProvider {
+  /** Human-readable provider/model, e.g. "openai-compatible gpt-4o-mini @ http://127.0.0.1:1234/v1". */
+  readonly description: string;
+  readonly model: string;
+  complete(request: ModelRequest, options: CompleteOptions): Promise<ModelResponse>;
+}
+
+export type ProviderErrorKind =
+  /** Bad key, forbidden: retrying cannot help. */
+  | 'auth'
+  /** The request was refused as invalid (400/404/422, unknown model, context too long). */
+  | 'invalid_request'
+  /** 429 or a provider "overloaded" (529). */
+  | 'rate_limit'
+  /** 5xx, 408, 409. */
+  | 'server'
+  /** Connection refused/reset, DNS, TLS. */
+  | 'network'
+  /** The stream ended before the response was complete. */
+  | 'stream_cut'
+  /** The request was aborted by us (cancel, timeout). */
+  | 'aborted'
+  | 'unknown';
+
+/** A provider failure, classified so the engine's retry policy can decide without knowing the SDK. */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status?: number;
+  /** Delay the server asked for (retry-after / retry-after-ms), in milliseconds. */
+  readonly retryAfterMs?: number;
+
+  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return this.kind === 'rate_limit' || this.kind === 'server' || this.kind === 'network' || this.kind === 'stream_cut' || this.kind === 'unknown';
+  }
+}

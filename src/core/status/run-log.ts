@@ -1,0 +1,71 @@
+// The log directory of a run: the RunEvent stream as JSONL, every answer version and vote as files, and the final
+// answer at final/<winner>/answer.txt (upstream's path, which automation reads). Events carry no secrets, so
+// nothing here needs redacting.
+
+import { createWriteStream, existsSync, mkdirSync, writeFileSync, appendFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { RunEvent } from '../engine/events';
+
+function stamp(date: Date): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}_${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}_${p(date.getMilliseconds(), 3)}`;
+}
+
+/** `<base>/log_YYYYMMDD_HHMMSS_mmm`, made unique when runs start in the same millisecond. */
+export function newLogDir(base: string, date = new Date()): string {
+  const name = `log_${stamp(date)}`;
+  let dir = join(base, name);
+  for (let i = 2; existsSync(dir); i++) dir = join(base, `${name}_${i}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Agent ids come from user config; keep them from escaping the log directory. */
+export function safeName(id: string): string {
+  const cleaned = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  return cleaned || '_';
+}
+
+export class RunLog {
+  private readonly events: WriteStream;
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+    this.events = createWriteStream(join(dir, 'events.jsonl'), { flags: 'a' });
+  }
+
+  finalAnswerPath(agentId: string): string {
+    return join(this.dir, 'final', safeName(agentId), 'answer.txt');
+  }
+
+  record(event: RunEvent): void {
+    this.events.write(`${JSON.stringify(event)}\n`);
+    switch (event.type) {
+      case 'answer_added':
+        this.writeFile(join('agents', safeName(event.agentId), `${event.label}.txt`), event.content);
+        break;
+      case 'vote_cast':
+        this.appendFile(join('agents', safeName(event.vote.voterId), 'votes.jsonl'), `${JSON.stringify({ ...event.vote, t: event.t })}\n`);
+        break;
+      case 'final_answer':
+        this.writeFile(join('final', safeName(event.agentId), 'answer.txt'), event.content);
+        break;
+    }
+  }
+
+  private writeFile(rel: string, content: string): void {
+    const path = join(this.dir, rel);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, content);
+  }
+
+  private appendFile(rel: string, content: string): void {
+    const path = join(this.dir, rel);
+    mkdirSync(join(path, '..'), { recursive: true });
+    appendFileSync(path, content);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.events.end(resolve));
+  }
+}

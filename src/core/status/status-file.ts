@@ -1,0 +1,131 @@
+// status.json in upstream's schema (meta, coordination, agents, results) so existing automation keeps working,
+// but derived from the one RunState, so its fields mean what they say: current votes only, real statuses, a
+// completion figure that is the share of agents holding a current vote. Plus our `usage` per agent and total.
+
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RunState, UsageTotals } from '../engine/run-state';
+import { currentVotes } from '../engine/run-state';
+import { countByLabel } from '../engine/tally';
+
+export const STATUS_SCHEMA_VERSION = 1;
+
+export interface StatusUsage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  calls: number;
+  estimated: boolean;
+}
+
+function usageJson(u: UsageTotals): StatusUsage {
+  return { input_tokens: u.inputTokens, cached_input_tokens: u.cachedInputTokens, output_tokens: u.outputTokens, calls: u.calls, estimated: u.estimated };
+}
+
+const seconds = (ms: number) => Math.round(ms) / 1000;
+
+export function buildStatus(state: RunState, logDir: string, nowMs: number = Date.now()) {
+  const startMs = state.startedAt ? Date.parse(state.startedAt) : nowMs;
+  const live = state.agents.filter((a) => a.status !== 'failed');
+  const votes = currentVotes(state);
+  const done = state.phase === 'done';
+  const phase =
+    state.phase === 'presenting' || done ? 'presentation' : state.answers.length === 0 || state.round <= 1 ? 'initial_answer' : 'enforcement';
+  const completion = done ? 100 : live.length === 0 ? 0 : Math.floor((votes.length / live.length) * 100);
+  const active = state.agents.find((a) => a.status === 'streaming');
+  return {
+    schema_version: STATUS_SCHEMA_VERSION,
+    meta: {
+      last_updated: nowMs / 1000,
+      session_id: state.runId,
+      log_dir: logDir,
+      question: state.question,
+      start_time: startMs / 1000,
+      elapsed_seconds: seconds(state.elapsedMs),
+    },
+    coordination: {
+      phase,
+      active_agent: active?.id ?? null,
+      completion_percentage: completion,
+      is_final_presentation: state.phase === 'presenting' || done,
+      round: state.round,
+      end_reason: state.endReason,
+    },
+    agents: Object.fromEntries(
+      state.agents.map((a) => [
+        a.id,
+        {
+          status: a.status,
+          label: a.label,
+          model: a.model,
+          answer_count: a.answerCount,
+          latest_answer_label: a.latestAnswerLabel,
+          vote_cast: a.currentVote
+            ? {
+                voted_for_agent: a.currentVote.targetId,
+                voted_for_label: a.currentVote.targetLabel,
+                reason_preview: a.currentVote.reason.slice(0, 100),
+              }
+            : null,
+          times_restarted: Math.max(0, a.turns - 1),
+          last_activity: (startMs + a.lastActivity) / 1000,
+          error: a.error ? { type: /timed out/i.test(a.error) ? 'timeout' : 'error', message: a.error, timestamp: (startMs + a.lastActivity) / 1000 } : null,
+          retry: a.retry ? { attempt: a.retry.attempt, delay_seconds: seconds(a.retry.delayMs), error: a.retry.error } : null,
+          usage: usageJson(a.usage),
+        },
+      ]),
+    ),
+    results: {
+      votes: countByLabel(votes),
+      winner: state.winner?.agentId ?? null,
+      winner_label: state.winner?.label ?? null,
+      final_answer_preview: state.finalAnswer ? state.finalAnswer.content.slice(0, 200) : null,
+      end_reason: state.endReason,
+      error: state.error,
+    },
+    usage: usageJson(state.usage),
+  };
+}
+
+export type StatusJson = ReturnType<typeof buildStatus>;
+
+/** Writes via a temp file and rename, so a reader never sees half a file. */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(value, null, 2));
+  renameSync(tmp, path);
+}
+
+/**
+ * Keeps status files current without writing on every streamed token: at most one write per `intervalMs`,
+ * and a trailing write so the last change is never lost. `flush()` writes at once (run end, Ctrl-C).
+ */
+export class StatusWriter {
+  private timer: NodeJS.Timeout | null = null;
+  private lastWrite = 0;
+  private dirty = false;
+
+  constructor(
+    private readonly paths: string[],
+    private readonly snapshot: () => unknown,
+    private readonly intervalMs = 250,
+  ) {}
+
+  changed(): void {
+    this.dirty = true;
+    const wait = this.lastWrite + this.intervalMs - Date.now();
+    if (wait <= 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), wait);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.dirty && this.lastWrite !== 0) return;
+    this.dirty = false;
+    this.lastWrite = Date.now();
+    const value = this.snapshot();
+    for (const p of this.paths) writeJsonAtomic(p, value);
+  }
+}

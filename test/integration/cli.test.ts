@@ -1,0 +1,258 @@
+// The `massgen` CLI end to end: the real bundle (built here with esbuild from the current sources) as a subprocess,
+// talking to a fake OpenAI-compatible server on 127.0.0.1 through the real SDK.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { coordinationScript, startFakeOpenAI, type FakeHandler, type FakeOpenAIServer } from '../fakes/openai-server';
+
+const work = mkdtempSync(join(tmpdir(), 'massgen-cli-'));
+const cli = join(work, 'cli.js');
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; onSpawn?: (kill: (sig: NodeJS.Signals) => void) => void } = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    // A bare environment: no real keys from the developer's shell can leak into a test.
+    const env = { PATH: process.env.PATH, HOME: work, ...opts.env };
+    const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd ?? work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    opts.onSpawn?.((sig) => child.kill(sig));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let configCount = 0;
+function writeConfig(yaml: string): string {
+  const file = join(work, `config-${++configCount}.yaml`);
+  writeFileSync(file, yaml);
+  return file;
+}
+
+function team(baseUrl: string, models: string[], extra = ''): string {
+  const agents = models
+    .map((m, i) => `  - id: ${String.fromCharCode(97 + i)}\n    backend:\n      type: chatcompletion\n      model: ${m}\n      base_url: ${baseUrl}\n`)
+    .join('');
+  return writeConfig(`agents:\n${agents}${extra}`);
+}
+
+function readJsonl(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+describe('massgen CLI (subprocess)', function () {
+  this.timeout(30_000);
+  let server: FakeOpenAIServer | undefined;
+
+  before(async () => {
+    await esbuild.build({ entryPoints: ['src/cli/main.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', define: { __VERSION__: '"test"' } });
+  });
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function serve(handler: FakeHandler): Promise<string> {
+    server = await startFakeOpenAI(handler);
+    return server.baseUrl;
+  }
+
+  const usage = { promptTokens: 120, completionTokens: 30, cachedTokens: 20 };
+
+  it('runs a team to consensus: answer on stdout, status.json, logs, exit 0', async () => {
+    const url = await serve(
+      coordinationScript({
+        m1: { answer: 'Answer ONE.', voteFor: 'agent2' },
+        m2: { answer: 'Answer TWO, the best.', voteFor: 'agent2' },
+        m3: { answer: 'Answer THREE.', voteFor: 'agent2' },
+      }, { reply: { usage } }),
+    );
+    const config = team(url, ['m1', 'm2', 'm3']);
+    const logDir = join(work, 'logs-consensus');
+    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'What is best?']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Answer TWO, the best.\n');
+    assert.match(r.stderr, /winner: agent2 \(b\) with agent2\.1/);
+
+    const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+    assert.equal(status.results.winner, 'b');
+    assert.deepEqual(status.results.votes, { 'agent2.1': 3 });
+    assert.equal(status.results.end_reason, 'consensus');
+    assert.equal(status.coordination.completion_percentage, 100);
+    assert.equal(status.meta.question, 'What is best?');
+    for (const id of ['a', 'b', 'c']) {
+      assert.equal(status.agents[id].status, 'completed');
+      assert.equal(status.agents[id].vote_cast.voted_for_label, 'agent2.1');
+      assert.deepEqual(status.agents[id].usage, { input_tokens: 240, cached_input_tokens: 40, output_tokens: 60, calls: 2, estimated: false });
+    }
+    assert.equal(status.agents.a.latest_answer_label, 'agent1.1');
+    assert.deepEqual(status.usage, { input_tokens: 720, cached_input_tokens: 120, output_tokens: 180, calls: 6, estimated: false });
+    assert.equal(server!.chatRequests().length, 6);
+
+    assert.equal(readFileSync(join(logDir, 'final', 'b', 'answer.txt'), 'utf8'), 'Answer TWO, the best.');
+    assert.equal(readFileSync(join(logDir, 'agents', 'a', 'agent1.1.txt'), 'utf8'), 'Answer ONE.');
+    const events = readJsonl(join(logDir, 'events.jsonl'));
+    events.forEach((e, i) => assert.equal(e.seq, i + 1));
+    assert.equal(events[0].type, 'run_started');
+    assert.equal(events[events.length - 1].type, 'run_ended');
+    assert.equal(readJsonl(join(logDir, 'agents', 'c', 'votes.jsonl'))[0].targetLabel, 'agent2.1');
+  });
+
+  it('--automation prints only the KEY: value lines, and --status-file gets the status', async () => {
+    const url = await serve(coordinationScript({}, { voteFor: 'agent1' }));
+    const config = team(url, ['solo']);
+    const statusFile = join(work, 'auto-status.json');
+    const r = await runCli(['run', '--automation', '--config', config, '--status-file', statusFile, 'Say hi']);
+    assert.equal(r.code, 0, r.stderr);
+    const keys = r.stdout.trim().split('\n').map((l) => (l.startsWith('[') ? l : l.split(':')[0]));
+    assert.deepEqual(keys, ['LOG_DIR', 'STATUS', 'QUESTION', '[Coordination in progress - monitor status.json for real-time updates]', 'WINNER', 'ANSWER_FILE', 'DURATION', 'ANSWER_PREVIEW', 'COMPLETED']);
+    const answerFile = /ANSWER_FILE: (.*)/.exec(r.stdout)![1];
+    assert.equal(readFileSync(answerFile, 'utf8'), 'Answer from solo.');
+    assert.match(r.stdout, /WINNER: a\n/);
+    assert.match(r.stdout, /COMPLETED: consensus/);
+    assert.equal(JSON.parse(readFileSync(statusFile, 'utf8')).results.winner, 'a');
+    assert.equal(r.stderr, '');
+  });
+
+  it('exits 2 naming the URL when the server is unreachable', async () => {
+    const url = await serve(() => ({ text: 'unused' }));
+    await server!.close();
+    server = undefined;
+    const config = team(url, ['m1', 'm2']);
+    const r = await runCli(['run', '--config', config, '--log-dir', join(work, 'logs-down'), 'Hello?']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.ok(r.stderr.includes(url), r.stderr);
+    assert.match(r.stderr, /Every agent failed/);
+    assert.doesNotMatch(r.stderr, /\n\s+at .*\.js:\d+/, 'no stack trace');
+  });
+
+  it('retries a 429 after the server\'s retry-after and succeeds', async () => {
+    const url = await serve(
+      coordinationScript({ m1: { first: [{ error: { status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '200' } } }] } }),
+    );
+    const config = team(url, ['m1']);
+    const logDir = join(work, 'logs-429');
+    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /retrying in 0\.2s: .*Rate limit reached/);
+    const retry = readJsonl(join(logDir, 'events.jsonl')).find((e) => e.type === 'retry');
+    assert.equal(retry?.delayMs, 200);
+  });
+
+  it('exits 3 on timeout, still printing and saving the best answer', async () => {
+    const url = await serve(coordinationScript({ fast: { answer: 'Fast answer.' }, slow: { reply: { ttftMs: 10_000 } } }));
+    const config = team(url, ['fast', 'slow']);
+    const logDir = join(work, 'logs-timeout');
+    const started = Date.now();
+    const r = await runCli(['run', '--config', config, '--log-dir', logDir, '--timeout', '1', 'Q']);
+    assert.equal(r.code, 3, r.stderr);
+    assert.ok(Date.now() - started < 8000);
+    assert.equal(r.stdout, 'Fast answer.\n');
+    assert.equal(readFileSync(join(logDir, 'final', 'a', 'answer.txt'), 'utf8'), 'Fast answer.');
+    assert.equal(JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8')).results.end_reason, 'timeout');
+  });
+
+  it('exits 4 on Ctrl-C, saving partial results, and the server sees the streams closed', async () => {
+    const url = await serve(coordinationScript({ fast: { answer: 'Partial but useful.' }, slow: { reply: { ttftMs: 20_000 } } }));
+    const config = team(url, ['fast', 'slow']);
+    const logDir = join(work, 'logs-sigint');
+    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q'], {
+      onSpawn: (kill) => {
+        const poll = setInterval(() => {
+          if (existsSync(join(logDir, 'agents', 'a', 'agent1.1.txt'))) {
+            clearInterval(poll);
+            kill('SIGINT');
+          }
+        }, 20);
+      },
+    });
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /Interrupted/);
+    assert.equal(r.stdout, 'Partial but useful.\n');
+    const events = readJsonl(join(logDir, 'events.jsonl'));
+    assert.equal(events[events.length - 1].reason, 'cancelled');
+    const slow = server!.chatRequests().filter((q) => q.body.model === 'slow');
+    assert.equal(await slow[0].outcome, 'client_closed');
+  });
+
+  it('never writes the API key to output, status or logs', async () => {
+    const secret = 'sk-test-SECRET-0123456789abcdef';
+    const url = await serve(coordinationScript());
+    const config = writeConfig(`agents:\n  - id: keyed\n    backend:\n      type: openai\n      model: m1\n      base_url: ${url}\n      api_key: ${secret}\n`);
+    const logDir = join(work, 'logs-secret');
+    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server!.chatRequests()[0].headers.authorization, `Bearer ${secret}`);
+    const files = (readdirSync(logDir, { recursive: true }) as string[]).map((f) => join(logDir, f)).filter((f) => f.includes('.'));
+    assert.ok(files.length >= 4);
+    for (const f of files) assert.ok(!readFileSync(f, 'utf8').includes(secret), `${f} contains the key`);
+    assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret));
+  });
+
+  it('exits 1 with file and line for a broken config', async () => {
+    const config = writeConfig('agents:\n  - id: a\n    backend:\n      type: gemini-ultra\n      model: x\n');
+    const r = await runCli(['run', '--config', config, 'Q']);
+    assert.equal(r.code, 1);
+    assert.ok(r.stderr.includes(`${config}:4`), r.stderr);
+    assert.match(r.stderr, /chatcompletion/);
+  });
+
+  it('exits 1 naming the env var when a key is missing', async () => {
+    const config = writeConfig('agents:\n  - id: gpt\n    backend:\n      type: openai\n      model: gpt-4o-mini\n');
+    const r = await runCli(['run', '--config', config, 'Q']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /OPENAI_API_KEY/);
+  });
+
+  it('exits 1 for a missing config file and for usage errors', async () => {
+    const missing = await runCli(['run', '--config', join(work, 'nope.yaml'), 'Q']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /nope\.yaml/);
+    const usage = await runCli(['run', '--bogus', 'Q']);
+    assert.equal(usage.code, 1);
+    assert.match(usage.stderr, /Usage:/);
+    const noQuestion = await runCli(['run']);
+    assert.equal(noQuestion.code, 1);
+  });
+
+  it('validate: 0 for a good file with a note about keys, 1 for a bad one', async () => {
+    const ok = await runCli(['validate', join(process.cwd(), 'examples', 'openai-three-agents.yaml')]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /^OK: .*3 agent\(s\)/);
+    assert.match(ok.stderr, /OPENAI_API_KEY/);
+    const bad = await runCli(['validate', writeConfig('agents: []\n')]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /agents/);
+  });
+
+  it('with no config and no keys, says how to get going and exits 1', async () => {
+    const empty = mkdtempSync(join(work, 'empty-'));
+    const r = await runCli(['run', 'Q'], { cwd: empty });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /OPENAI_API_KEY/);
+    assert.match(r.stderr, /ollama/i);
+  });
+
+  it('picks up .massgen/config.yaml from the working directory', async () => {
+    const url = await serve(coordinationScript({ local: { answer: 'From the project config.' } }));
+    const dir = mkdtempSync(join(work, 'project-'));
+    mkdirSync(join(dir, '.massgen'));
+    writeFileSync(join(dir, '.massgen', 'config.yaml'), `agents:\n  - id: p\n    backend:\n      type: chatcompletion\n      model: local\n      base_url: ${url}\n`);
+    const r = await runCli(['run', 'Q'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'From the project config.\n');
+    assert.ok(existsSync(join(dir, '.massgen', 'logs')), 'default log dir under .massgen/logs');
+  });
+});
