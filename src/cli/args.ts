@@ -11,6 +11,8 @@ export type CliCommand =
       logDir?: string;
       automation: boolean;
       timeoutSeconds?: number;
+      /** Print the expected calls, tokens and cost, and spend nothing. */
+      estimate: boolean;
     }
   | { command: 'validate'; file: string }
   | { command: 'help' }
@@ -19,8 +21,10 @@ export type CliCommand =
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] "QUESTION"
+  massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate] "QUESTION"
   massgen validate FILE
+
+--estimate prints the expected model calls, tokens and cost range for the config and question, and runs nothing.
   massgen --help | --version
 
 Without --config, MassGen uses .massgen/config.yaml, else builds a team from OPENAI_API_KEY / ANTHROPIC_API_KEY
@@ -32,6 +36,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-v') return { command: 'version' };
   const [command, ...rest] = argv;
+  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help' };
   if (command === 'validate') {
     const { positionals } = parse(rest, {});
     if (positionals.length !== 1) throw new UsageError('massgen validate takes exactly one FILE.');
@@ -44,6 +49,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
     'log-dir': { type: 'string' },
     automation: { type: 'boolean' },
     timeout: { type: 'string' },
+    estimate: { type: 'boolean' },
   });
   if (positionals.length === 0) throw new UsageError('massgen run needs a QUESTION, e.g. massgen run "Refactor this function".');
   if (positionals.length > 1) throw new UsageError(`massgen run takes one QUESTION; quote it (got ${positionals.length} words unquoted?).`);
@@ -62,6 +68,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
     logDir: values['log-dir'] as string | undefined,
     automation: Boolean(values.automation),
     timeoutSeconds,
+    estimate: Boolean(values.estimate),
   };
 }
 

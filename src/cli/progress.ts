@@ -2,7 +2,7 @@
 // the winner) and, on a terminal, a live footer with one cell per agent, redrawn at most every 100 ms.
 
 import type { RunEvent } from '../core/engine/events';
-import type { AgentState, RunState } from '../core/engine/run-state';
+import type { AgentState, RunState, UsageTotals } from '../core/engine/run-state';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
@@ -14,6 +14,19 @@ function who(state: RunState, agentId: string): string {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Cost as we know it: exact, a lower bound when some calls had no known price, or unknown. */
+export function costText(u: UsageTotals): string {
+  if (u.calls === 0) return 'cost $0';
+  if (u.unpricedCalls === u.calls) return 'cost unknown (no known price for these models)';
+  return `cost $${u.costUsd.toFixed(4)}${u.unpricedCalls ? ` + unknown (${u.unpricedCalls} call(s) without a known price)` : ''}${u.estimated ? ' (some tokens estimated)' : ''}`;
+}
+
+/** The last `max` characters of a stream, on one line: what the agent wrote most recently. */
+function newest(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(flat.length - max) : flat;
 }
 
 /** The progress line for an event, or undefined for events that only feed the footer. */
@@ -45,10 +58,14 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
     }
     case 'final_answer':
       return event.fallback ? `${at} final answer: ${event.fallback}; using the voted answer` : undefined;
+    case 'budget_reached': {
+      const s = event.spent;
+      return `${at} budget reached (${event.limit} ${event.limitValue}): no new model calls; spent ${s.calls} call(s), ${s.totalTokens} tokens, $${s.costUsd.toFixed(4)}`;
+    }
     case 'run_ended': {
       const u = state.usage;
       const usage = `${u.calls} model call(s), ${u.inputTokens} input tokens (${u.cachedInputTokens} cached), ${u.outputTokens} output tokens`;
-      return `${at} done: ${event.reason} in ${secs(event.durationMs)}; ${usage}${event.error ? `\n${event.error}` : ''}`;
+      return `${at} done: ${event.reason} in ${secs(event.durationMs)}; ${usage}; ${costText(u)}${event.error ? `\n${event.error}` : ''}`;
     }
     default:
       return undefined;
@@ -59,7 +76,7 @@ function agentLine(a: AgentState, width: number): string {
   let detail: string;
   switch (a.status) {
     case 'streaming':
-      detail = a.retry ? `retrying in ${secs(a.retry.delayMs)}` : `${a.streamTail.length ? `"…${oneLine(a.streamTail.slice(-120), 60)}"` : 'thinking'}`;
+      detail = a.retry ? `retrying in ${secs(a.retry.delayMs)}` : a.streamTail.length ? `"…${newest(a.streamTail, 59)}"` : 'thinking';
       break;
     case 'answered':
       detail = `answered ${a.latestAnswerLabel}`;
@@ -74,7 +91,9 @@ function agentLine(a: AgentState, width: number): string {
       detail = a.status;
   }
   const tokens = a.usage.calls ? ` · ${a.usage.inputTokens + a.usage.outputTokens} tok` : '';
-  return oneLine(`  ${a.label.padEnd(7)} ${a.id.padEnd(12)} ${detail}${tokens}`, Math.max(20, width - 1));
+  const max = Math.max(20, width - 1);
+  const head = `  ${a.label.padEnd(7)} ${oneLine(a.id, 12).padEnd(12)} `;
+  return (head + oneLine(`${detail}${tokens}`, Math.max(1, max - head.length))).slice(0, max);
 }
 
 /** One live line per agent, shown under the progress log on a terminal. */

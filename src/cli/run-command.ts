@@ -10,6 +10,8 @@ import { Orchestrator, type RunResult } from '../core/engine/orchestrator';
 import { applyEvent, initialRunState } from '../core/engine/run-state';
 import { createProvider } from '../core/providers/factory';
 import { newLogDir, RunLog } from '../core/status/run-log';
+import { backendPricing } from '../core/usage/cost';
+import { estimateRun, type RunEstimate } from '../core/usage/estimate';
 import { buildStatus, StatusWriter } from '../core/status/status-file';
 import type { CliCommand } from './args';
 import { ProgressPrinter } from './progress';
@@ -61,6 +63,17 @@ async function resolveConfig(cmd: Extract<CliCommand, { command: 'run' }>, io: C
 export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO): Promise<number> {
   const config = await resolveConfig(cmd, io);
   if (typeof config === 'number') return config;
+  if (cmd.estimate) {
+    const estimate = estimateRun({
+      agents: config.agents.map((a) => ({ id: a.id, model: a.backend.model, pricing: backendPricing(a.backend).pricing, systemPromptChars: a.systemMessage?.length })),
+      question: cmd.question,
+      maxNewAnswersPerAgent: config.orchestrator.maxNewAnswersPerAgent,
+      maxRounds: config.orchestrator.maxRounds,
+      finalAnswer: config.orchestrator.finalAnswer,
+    });
+    io.stdout.write(formatEstimate(estimate, config));
+    return EXIT.ok;
+  }
   const timeouts = { ...config.timeouts, ...(cmd.timeoutSeconds ? { orchestratorTimeoutSeconds: cmd.timeoutSeconds } : {}) };
 
   let agents;
@@ -71,6 +84,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
       systemMessage: a.systemMessage,
       temperature: a.backend.temperature,
       maxTokens: a.backend.maxTokens,
+      pricing: backendPricing(a.backend).pricing,
     }));
   } catch (err) {
     io.stderr.write(`Configuration error: ${(err as Error).message}\n`);
@@ -81,7 +95,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
   const log = new RunLog(logDir);
   const statusPaths = [join(logDir, 'status.json'), ...(cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [])];
   const state = initialRunState();
-  const status = new StatusWriter(statusPaths, () => buildStatus(state, logDir));
+  const status = new StatusWriter(statusPaths, () => buildStatus(state, logDir), 250, (path, err) => io.stderr.write(`warning: cannot write ${path}: ${err.message}\n`));
   const progress = cmd.automation ? undefined : new ProgressPrinter(io.stderr);
 
   if (cmd.automation) {
@@ -114,6 +128,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     status.flush();
     await log.close();
   }
+  if (log.writeError) io.stderr.write(`warning: the event log is incomplete: ${log.writeError.message}\n`);
 
   const answerFile = result.winnerId ? log.finalAnswerPath(result.winnerId) : null;
   if (cmd.automation) {
@@ -133,6 +148,28 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     io.stderr.write(`Log: ${logDir}\n`);
   }
   return exitCodeFor(result);
+}
+
+const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
+const range = (r: { min: number; max: number }, f: (n: number) => string = String) => (r.min === r.max ? f(r.min) : `${f(r.min)}–${f(r.max)}`);
+
+export function formatEstimate(e: RunEstimate, config: MassGenConfig): string {
+  const cost = e.costUsd
+    ? `${range(e.costUsd, usd)}${e.costUsd.partial ? ` (without ${e.costUsd.unpricedAgentIds.join(', ')}: no known price)` : ''}`
+    : 'unknown (no agent has a known price; set backend.pricing)';
+  const b = config.orchestrator.budget;
+  const caps = b ? [b.maxCostUsd !== undefined && `cost ${usd(b.maxCostUsd)}`, b.maxTotalTokens !== undefined && `${b.maxTotalTokens} tokens`, b.maxCalls !== undefined && `${b.maxCalls} calls`].filter(Boolean).join(', ') : '';
+  return [
+    `Estimate for ${config.agents.length} agent(s), nothing spent:`,
+    `  model calls:   ${range(e.calls)}`,
+    `  input tokens:  ${range(e.inputTokens)}`,
+    `  output tokens: ${range(e.outputTokens)}`,
+    `  cost:          ${cost}`,
+    ...(caps ? [`  budget:        ${caps} (the run stops before crossing it)`] : []),
+    'Assumptions:',
+    ...e.assumptions.map((a) => `  - ${a}`),
+    '',
+  ].join('\n');
 }
 
 export function validateCommand(file: string, io: CliIO): number {

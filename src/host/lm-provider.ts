@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { AgentConfig } from '../core/config/types';
 import { PERSONAS, TEAM_SIZE } from '../core/config/discover';
-import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, StreamDelta, ToolCall, Usage } from '../core/providers/types';
+import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from '../core/providers/types';
 import { ProviderError } from '../core/providers/types';
 
 /** The part of the `vscode` module this provider uses. In the extension, pass `vscode` itself. */
@@ -117,11 +117,11 @@ export class VsCodeLmProvider implements ModelProvider {
           if (part instanceof this.api.LanguageModelTextPart) {
             if (!part.value) continue;
             text += part.value;
-            emit(onDelta, { type: 'text', text: part.value });
+            onDelta?.({ type: 'text', text: part.value });
           } else if (part instanceof this.api.LanguageModelToolCallPart) {
             const call: ToolCall = { id: part.callId || generatedCallId(), name: part.name, arguments: JSON.stringify(part.input ?? {}) };
             toolCalls.push(call);
-            emit(onDelta, { type: 'tool_call_start', id: call.id, name: call.name });
+            onDelta?.({ type: 'tool_call_start', id: call.id, name: call.name });
           }
           // Other parts (data, thinking, future types) carry nothing the engine uses.
         }
@@ -462,10 +462,6 @@ function describeError(error: unknown): string {
     if (message && !messages.includes(message)) messages.push(message);
   }
   return messages.join(': ') || String(error);
-}
-
-function emit(onDelta: CompleteOptions['onDelta'], delta: StreamDelta): void {
-  onDelta?.(delta);
 }
 
 /** An agent id fragment: gpt-4o → gpt-4o, "Claude 3.5 Sonnet" → claude-3-5-sonnet. */

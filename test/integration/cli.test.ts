@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { coordinationScript as anthropicScript, startFakeAnthropic } from '../fakes/anthropic-server';
 import { coordinationScript, startFakeOpenAI, type FakeHandler, type FakeOpenAIServer } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-cli-'));
@@ -94,10 +95,10 @@ describe('massgen CLI (subprocess)', function () {
     for (const id of ['a', 'b', 'c']) {
       assert.equal(status.agents[id].status, 'completed');
       assert.equal(status.agents[id].vote_cast.voted_for_label, 'agent2.1');
-      assert.deepEqual(status.agents[id].usage, { input_tokens: 240, cached_input_tokens: 40, output_tokens: 60, calls: 2, estimated: false });
+      assert.deepEqual(status.agents[id].usage, { input_tokens: 240, cached_input_tokens: 40, output_tokens: 60, calls: 2, estimated: false, cost_usd: null, cost_partial: false });
     }
     assert.equal(status.agents.a.latest_answer_label, 'agent1.1');
-    assert.deepEqual(status.usage, { input_tokens: 720, cached_input_tokens: 120, output_tokens: 180, calls: 6, estimated: false });
+    assert.deepEqual(status.usage, { input_tokens: 720, cached_input_tokens: 120, output_tokens: 180, calls: 6, estimated: false, cost_usd: null, cost_partial: false });
     assert.equal(server!.chatRequests().length, 6);
 
     assert.equal(readFileSync(join(logDir, 'final', 'b', 'answer.txt'), 'utf8'), 'Answer TWO, the best.');
@@ -254,5 +255,73 @@ describe('massgen CLI (subprocess)', function () {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'From the project config.\n');
     assert.ok(existsSync(join(dir, '.massgen', 'logs')), 'default log dir under .massgen/logs');
+  });
+
+  describe('usage, cost and budgets', () => {
+    it('a mixed OpenAI + Anthropic team: usage totals are exactly what the servers reported, priced per agent', async () => {
+      const url = await serve(coordinationScript({ gpt: { answer: 'GPT answer.', voteFor: 'agent2' } }, { reply: { usage: { promptTokens: 1000, completionTokens: 100, cachedTokens: 400 } } }));
+      const claude = await startFakeAnthropic(
+        anthropicScript({ claude: { answer: 'Claude answer.', voteFor: 'agent2' } }, { reply: { usage: { inputTokens: 300, cacheReadInputTokens: 500, cacheCreationInputTokens: 200, outputTokens: 50 } } }),
+      );
+      try {
+        const config = writeConfig(
+          [
+            'agents:',
+            '  - id: gpt',
+            '    backend: { type: openai, model: gpt, base_url: "' + url + '", api_key: sk-test-openai,',
+            '               pricing: { input_per_million: 2, cached_input_per_million: 1, output_per_million: 10 } }',
+            '  - id: claude',
+            '    backend: { type: claude, model: claude, base_url: "' + claude.baseUrl + '", api_key: sk-ant-test,',
+            '               pricing: { input_per_million: 3, cached_input_per_million: 0.3, output_per_million: 15 } }',
+            '',
+          ].join('\n'),
+        );
+        const logDir = join(work, 'logs-mixed');
+        const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, 'Claude answer.\n');
+        const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+        // OpenAI: prompt_tokens already include the cached ones. Anthropic: input + cache reads + cache writes.
+        const gptCost = (2 * ((1000 - 400) * 2 + 400 * 1 + 100 * 10)) / 1e6;
+        const claudeCost = (2 * ((1000 - 500) * 3 + 500 * 0.3 + 50 * 15)) / 1e6;
+        assert.deepEqual(status.agents.gpt.usage, { input_tokens: 2000, cached_input_tokens: 800, output_tokens: 200, calls: 2, estimated: false, cost_usd: gptCost, cost_partial: false });
+        assert.equal(status.agents.claude.usage.input_tokens, 2000);
+        assert.equal(status.agents.claude.usage.cached_input_tokens, 1000);
+        assert.equal(status.agents.claude.usage.output_tokens, 100);
+        assert.ok(Math.abs(status.agents.claude.usage.cost_usd - claudeCost) < 1e-9);
+        assert.ok(Math.abs(status.usage.cost_usd - (gptCost + claudeCost)) < 1e-9);
+        assert.equal(status.usage.calls, server!.chatRequests().length + claude.messageRequests().length);
+        assert.match(r.stderr, new RegExp(`cost \\$${(gptCost + claudeCost).toFixed(4).replace('.', '\\.')}`));
+      } finally {
+        await claude.close();
+      }
+    });
+
+    it('stops at the budget, exits 0 with the reason shown and recorded', async () => {
+      const url = await serve(coordinationScript({}, { reply: { usage: { promptTokens: 500, completionTokens: 50 } } }));
+      const config = team(url, ['m1', 'm2', 'm3'], 'orchestrator:\n  budget:\n    max_calls: 4\n');
+      const logDir = join(work, 'logs-budget');
+      const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /budget reached \(max_calls 4\)/);
+      assert.match(r.stderr, /done: budget/);
+      assert.ok(server!.chatRequests().length <= 4);
+      const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+      assert.equal(status.results.end_reason, 'budget');
+      assert.deepEqual(status.budget, { max_cost_usd: null, max_total_tokens: null, max_calls: 4, reached: 'max_calls' });
+      assert.ok(r.stdout.startsWith('Answer from m'));
+    });
+
+    it('--estimate prints calls, tokens and cost and sends nothing', async () => {
+      const url = await serve(coordinationScript());
+      const config = writeConfig(
+        `agents:\n  - id: a\n    backend: { type: openai, model: gpt-4o-mini, base_url: "${url}", api_key: sk-x }\n  - id: b\n    backend: { type: chatcompletion, model: llama3.2, base_url: "${url}" }\n`,
+      );
+      const r = await runCli(['run', '--estimate', '--config', config, 'How do B-trees work?']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /model calls: +4–\d+/);
+      assert.match(r.stdout, /cost: +\$[\d.]+–\$[\d.]+ \(without b: no known price\)/);
+      assert.equal(server!.requests.length, 0);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfigFile, parseConfigText, type LoadOptions } from './load';
@@ -44,6 +44,16 @@ describe('examples/', () => {
     assert.equal(config.timeouts.orchestratorTimeoutSeconds, 1200);
   });
 
+  it('mixed-openai-anthropic.yaml: the commented pricing and budget examples load when uncommented', () => {
+    const path = join(__dirname, '../../../examples/mixed-openai-anthropic.yaml');
+    const text = readFileSync(path, 'utf8')
+      .replace(/^(\s*)# (\s*(?:pricing|budget|input_per_million|cached_input_per_million|output_per_million|max_\w+):.*)$/gm, '$1$2');
+    const { config, warnings } = parseConfigText(text, path, {}, { requireKeys: false });
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(config.agents[0].backend.pricing, { inputPerMillion: 0.4, cachedInputPerMillion: 0.1, outputPerMillion: 1.6 });
+    assert.deepEqual(config.orchestrator.budget, { maxCostUsd: 0.5, maxTotalTokens: 200000, maxCalls: 40 });
+  });
+
   it('ollama-local.yaml needs no key even when keys are required', () => {
     const { config } = loadConfigFile(join(__dirname, '../../../examples/ollama-local.yaml'), {});
     assert.ok(config.agents.every((a) => a.backend.baseUrl === 'http://localhost:11434/v1' && a.backend.apiKey === undefined));
@@ -69,13 +79,15 @@ describe('parseConfigText: values and defaults', () => {
       'agents:',
       '  - id: a',
       '    system_message: be brief',
-      '    backend: {type: groq, model: llama, base_url: "https://proxy.example.com/v1/", api_key: "${K}", temperature: 0.5, max_tokens: 100, top_p: 0.9}',
+      '    backend: {type: groq, model: llama, base_url: "https://proxy.example.com/v1/", api_key: "${K}", temperature: 0.5, max_tokens: 100, top_p: 0.9,',
+      '      pricing: {input_per_million: 0.59, cached_input_per_million: 0.3, output_per_million: 0.79}}',
       'orchestrator:',
       '  voting_sensitivity: strict',
       '  answer_novelty_requirement: balanced',
       '  max_new_answers_per_agent: 2',
       '  max_rounds: 4',
       '  final_answer: synthesize',
+      '  budget: {max_cost_usd: 0.25, max_total_tokens: 100000, max_calls: 30}',
       'timeout_settings: {orchestrator_timeout_seconds: 60, agent_turn_timeout_seconds: 30}',
     ), { K: 'k' });
     assert.deepEqual(config.agents[0], {
@@ -84,10 +96,12 @@ describe('parseConfigText: values and defaults', () => {
       backend: {
         type: 'groq', family: 'openai-compatible', model: 'llama', baseUrl: 'https://proxy.example.com/v1',
         apiKey: 'k', apiKeyEnv: 'K', temperature: 0.5, maxTokens: 100, topP: 0.9,
+        pricing: { inputPerMillion: 0.59, cachedInputPerMillion: 0.3, outputPerMillion: 0.79 },
       },
     });
     assert.deepEqual(config.orchestrator, {
       votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, finalAnswer: 'synthesize',
+      budget: { maxCostUsd: 0.25, maxTotalTokens: 100000, maxCalls: 30 },
     });
     assert.deepEqual(config.timeouts, { orchestratorTimeoutSeconds: 60, agentTurnTimeoutSeconds: 30 });
   });
@@ -143,6 +157,79 @@ describe('parseConfigText: timeouts', () => {
     assert.equal(warnings.length, 1);
     assert.equal(warnings[0].line, 8);
     assert.match(warnings[0].message, /\(99\) is overridden by timeout_settings\.orchestrator_timeout_seconds \(50\)/);
+  });
+});
+
+describe('parseConfigText: pricing and budget', () => {
+  it('the cached price defaults to the input price; a budget may set any of its caps', () => {
+    const { config, warnings } = load(yaml(
+      'agents:',
+      '  - backend:',
+      '      type: ollama',
+      '      model: qwen3',
+      '      pricing: {input_per_million: 0, output_per_million: 0}',
+      '  - backend: {type: ollama, model: m, pricing: {input_per_million: 1.5, output_per_million: 6}}',
+      'orchestrator:',
+      '  budget: {max_calls: 12}',
+    ));
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(config.agents.map((a) => a.backend.pricing), [
+      { inputPerMillion: 0, cachedInputPerMillion: 0, outputPerMillion: 0 },
+      { inputPerMillion: 1.5, cachedInputPerMillion: 1.5, outputPerMillion: 6 },
+    ]);
+    assert.deepEqual(config.orchestrator.budget, { maxCalls: 12 });
+  });
+
+  it('an empty budget is no budget', () => {
+    for (const block of ['  budget:', '  budget: {}', '  budget: {max_cost_usd: null}']) {
+      const { config, warnings } = load(yaml('agents:', '  - backend: {type: ollama, model: m}', 'orchestrator:', block));
+      assert.deepEqual(warnings, []);
+      assert.deepEqual(config.orchestrator, DEFAULT_ORCHESTRATOR, block);
+    }
+  });
+
+  it('bad values name the key, the line and the value', () => {
+    const err = configError(yaml(
+      'agents:',
+      '  - backend:',
+      '      type: ollama',
+      '      model: m',
+      '      pricing:',
+      '        input_per_million: -1',
+      '        output_per_million: cheap',
+      '  - backend:',
+      '      type: ollama',
+      '      model: m',
+      '      pricing: {cached_input_per_million: 0.1, output_per_million: 2}',
+      'orchestrator:',
+      '  budget:',
+      '    max_cost_usd: 0',
+      '    max_total_tokens: 1000.5',
+      '    max_calls: -3',
+    ));
+    assert.deepEqual(err.message.split('\n').slice(1), [
+      '  team.yaml:6: agents[0].backend.pricing.input_per_million: must be at least 0, got -1',
+      '  team.yaml:7: agents[0].backend.pricing.output_per_million: must be a number, got "cheap"',
+      '  team.yaml:11: agents[1].backend.pricing.input_per_million: is required',
+      '  team.yaml:14: orchestrator.budget.max_cost_usd: must be greater than 0, got 0',
+      '  team.yaml:15: orchestrator.budget.max_total_tokens: must be a whole number, got 1000.5',
+      '  team.yaml:16: orchestrator.budget.max_calls: must be greater than 0, got -3',
+    ]);
+    assert.match(configError(yaml('agents:', '  - backend: {type: ollama, model: m, pricing: 0.5}')).message,
+      /^team\.yaml:2: agents\[0\]\.backend\.pricing: must be a mapping \(key: value lines\), got 0\.5$/);
+  });
+
+  it('warns about unknown keys inside pricing and budget', () => {
+    const { warnings } = load(yaml(
+      'agents:',
+      '  - backend: {type: ollama, model: m, pricing: {input_per_million: 1, output_per_milion: 2, output_per_million: 2}}',
+      'orchestrator:',
+      '  budget: {max_cost: 1}',
+    ));
+    assert.deepEqual(warnings.map((w) => `${w.line}: ${w.message}`), [
+      '2: unknown key agents[0].backend.pricing.output_per_milion, ignored (did you mean output_per_million?)',
+      '4: unknown key orchestrator.budget.max_cost, ignored',
+    ]);
   });
 });
 

@@ -8,7 +8,7 @@ import {
   DEFAULT_MODELS, inferBackendType, isLocalUrl, keyRequirement, lookupBackend, resolveApiKey, SUPPORTED_BACKEND_TYPES,
   unknownBackendMessage,
 } from './backends';
-import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type AgentConfig, type MassGenConfig } from './types';
+import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type AgentConfig, type Budget, type MassGenConfig } from './types';
 
 export interface ConfigIssue {
   file: string;
@@ -54,6 +54,18 @@ const sensitivity = z.enum(['lenient', 'balanced', 'strict']);
 const seconds = z.number().positive();
 const httpUrl = z.string().refine((s) => /^https?:\/\/[^/\s]+/.test(s), 'must be an http(s) URL, e.g. http://localhost:11434/v1');
 
+const perMillion = z.number().min(0);
+const PricingSchema = z.object({
+  input_per_million: perMillion,
+  cached_input_per_million: perMillion.nullish(),
+  output_per_million: perMillion,
+});
+const BudgetSchema = z.object({
+  max_cost_usd: z.number().positive().nullish(),
+  max_total_tokens: z.int().positive().nullish(),
+  max_calls: z.int().positive().nullish(),
+});
+
 const BackendSchema = z.object({
   type: z.string().min(1).nullish(),
   model: z.string().min(1),
@@ -62,6 +74,7 @@ const BackendSchema = z.object({
   temperature: z.number().min(0).max(2).nullish(),
   max_tokens: z.int().positive().nullish(),
   top_p: z.number().min(0).max(1).nullish(),
+  pricing: PricingSchema.nullish(),
 });
 const AgentSchema = z.object({
   id: z.string().min(1).nullish(),
@@ -76,6 +89,7 @@ const OrchestratorSchema = z.object({
   max_rounds: z.int().positive().nullish(),
   final_answer: z.enum(['as_is', 'synthesize']).nullish(),
   timeout: OrchestratorTimeoutSchema.nullish(),
+  budget: BudgetSchema.nullish(),
 });
 const TimeoutSchema = z.object({
   orchestrator_timeout_seconds: seconds.nullish(),
@@ -110,6 +124,8 @@ const UPSTREAM_ONLY = {
   ],
   timeout_settings: ['initial_round_timeout_seconds', 'subsequent_round_timeout_seconds', 'round_timeout_grace_seconds'],
   orchestrator_timeout: [],
+  pricing: [],
+  budget: [],
 } as const;
 
 /** Names seen in upstream docs that we spell differently. */
@@ -238,11 +254,17 @@ function warnUnknownKeys(value: unknown, known: readonly string[], upstream: rea
   }
 }
 
+/** `value[key]` when `value` is a mapping, for warning about keys inside blocks the schema has not checked yet. */
+function field(value: unknown, key: string): unknown {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
 function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEnv, options: LoadOptions, report: Report): AgentConfig | undefined {
   const label = showPath(at);
   warnUnknownKeys(raw, Object.keys(AgentSchema.shape), UPSTREAM_ONLY.agent, at, report);
-  const backendRaw = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).backend : undefined;
+  const backendRaw = field(raw, 'backend');
   warnUnknownKeys(backendRaw, Object.keys(BackendSchema.shape), UPSTREAM_ONLY.backend, [...at, 'backend'], report);
+  warnUnknownKeys(field(backendRaw, 'pricing'), Object.keys(PricingSchema.shape), UPSTREAM_ONLY.pricing, [...at, 'backend', 'pricing'], report);
   const agent = check(AgentSchema, raw, at, report);
   if (!agent) return undefined;
 
@@ -298,9 +320,26 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
       temperature: backend.temperature ?? undefined,
       maxTokens: backend.max_tokens ?? undefined,
       topP: backend.top_p ?? undefined,
+      // Only when set, so configs without pricing compare equal to hand-built ones.
+      ...(backend.pricing ? {
+        pricing: {
+          inputPerMillion: backend.pricing.input_per_million,
+          cachedInputPerMillion: backend.pricing.cached_input_per_million ?? backend.pricing.input_per_million,
+          outputPerMillion: backend.pricing.output_per_million,
+        },
+      } : {}),
     },
     systemMessage: agent.system_message ?? undefined,
   };
+}
+
+/** The caps that are set, or undefined for none (an empty `budget:` block is no budget). */
+function toBudget(raw: z.infer<typeof BudgetSchema> | null | undefined): Budget | undefined {
+  const budget: Budget = {};
+  if (raw?.max_cost_usd != null) budget.maxCostUsd = raw.max_cost_usd;
+  if (raw?.max_total_tokens != null) budget.maxTotalTokens = raw.max_total_tokens;
+  if (raw?.max_calls != null) budget.maxCalls = raw.max_calls;
+  return Object.keys(budget).length > 0 ? budget : undefined;
 }
 
 function parseYaml(text: string, fileName: string): { doc: Document; lines: LineCounter; raw: unknown } {
@@ -331,8 +370,8 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   const root = check(RootSchema, raw, [], report);
   const rec = raw as Record<string, unknown>;
   warnUnknownKeys(rec.orchestrator, Object.keys(OrchestratorSchema.shape), UPSTREAM_ONLY.orchestrator, ['orchestrator'], report);
-  const orchTimeout = (rec.orchestrator as Record<string, unknown> | null | undefined)?.timeout;
-  warnUnknownKeys(orchTimeout, Object.keys(OrchestratorTimeoutSchema.shape), UPSTREAM_ONLY.orchestrator_timeout, ['orchestrator', 'timeout'], report);
+  warnUnknownKeys(field(rec.orchestrator, 'timeout'), Object.keys(OrchestratorTimeoutSchema.shape), UPSTREAM_ONLY.orchestrator_timeout, ['orchestrator', 'timeout'], report);
+  warnUnknownKeys(field(rec.orchestrator, 'budget'), Object.keys(BudgetSchema.shape), UPSTREAM_ONLY.budget, ['orchestrator', 'budget'], report);
   warnUnknownKeys(rec.timeout_settings, Object.keys(TimeoutSchema.shape), UPSTREAM_ONLY.timeout_settings, ['timeout_settings'], report);
 
   const agents: AgentConfig[] = [];
@@ -358,6 +397,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   if (report.errors.length > 0 || !root) throw new ConfigError(report.errors);
 
   const orch = root.orchestrator ?? {};
+  const budget = toBudget(orch.budget);
   const topTimeout = root.timeout_settings?.orchestrator_timeout_seconds;
   const nestedTimeout = orch.timeout?.orchestrator_timeout_seconds;
   if (topTimeout != null && nestedTimeout != null && topTimeout !== nestedTimeout) {
@@ -372,6 +412,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
         maxNewAnswersPerAgent: orch.max_new_answers_per_agent ?? DEFAULT_ORCHESTRATOR.maxNewAnswersPerAgent,
         maxRounds: orch.max_rounds ?? DEFAULT_ORCHESTRATOR.maxRounds,
         finalAnswer: orch.final_answer ?? DEFAULT_ORCHESTRATOR.finalAnswer,
+        ...(budget ? { budget } : {}),
       },
       timeouts: {
         // Upstream documents orchestrator.timeout but only reads timeout_settings; we honour both.

@@ -1,6 +1,7 @@
 // The one stream every consumer projects from (CLI, status.json, logs, vote viewer, chat). Events are plain JSON:
 // they go to events.jsonl as they are, so they must never carry secrets.
 
+import type { Budget } from '../config/types';
 import type { Usage } from '../providers/types';
 
 export type EndReason =
@@ -18,7 +19,11 @@ export interface AgentInfo {
   label: string;
   model: string;
   provider: string;
+  /** Whether this agent's calls can be priced (config or price table); unpriced calls cost "unknown", not 0. */
+  priced: boolean;
 }
+
+export type BudgetLimit = 'max_cost_usd' | 'max_total_tokens' | 'max_calls';
 
 export interface VoteRecord {
   voterId: string;
@@ -38,7 +43,7 @@ interface Base {
 }
 
 export type RunEventBody =
-  | { type: 'run_started'; runId: string; question: string; agents: AgentInfo[]; startedAt: string; finalAnswerMode: 'as_is' | 'synthesize' }
+  | { type: 'run_started'; runId: string; question: string; agents: AgentInfo[]; startedAt: string; finalAnswerMode: 'as_is' | 'synthesize'; budget?: Budget }
   | { type: 'round_started'; round: number; agentIds: string[] }
   | { type: 'turn_started'; agentId: string; round: number; boardRevision: number; voteOnly: boolean }
   | { type: 'agent_updated'; agentId: string; labels: string[]; via: 'next_turn' | 'tool_result' }
@@ -48,7 +53,10 @@ export type RunEventBody =
   | { type: 'tool_result'; agentId: string; callId: string; name: string; ok: boolean; summary: string }
   | { type: 'correction'; agentId: string; attempt: number; message: string }
   | { type: 'retry'; agentId: string; attempt: number; delayMs: number; error: string }
-  | { type: 'usage'; agentId: string; usage: Usage; phase: 'coordination' | 'final' }
+  /** One model call's usage as the server reported it; `costUsd` null when the agent's model has no known price. */
+  | { type: 'usage'; agentId: string; usage: Usage; costUsd: number | null; phase: 'coordination' | 'final' }
+  /** The next call would cross a budget: no new call starts; the run ends with reason `budget`. */
+  | { type: 'budget_reached'; limit: BudgetLimit; limitValue: number; spent: { costUsd: number; totalTokens: number; calls: number } }
   | { type: 'answer_added'; agentId: string; label: string; version: number; content: string; boardRevision: number }
   | { type: 'vote_cast'; vote: VoteRecord }
   | { type: 'vote_invalidated'; voterId: string; targetLabel: string; reason: string }

@@ -522,3 +522,67 @@ describe('orchestrator: events', () => {
     );
   });
 });
+
+describe('orchestrator: budget', () => {
+  const usage = { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100 };
+  const withUsage = (s: Script): Script => async (req, i) => ({ ...(await s(req, i)), usage });
+  // $1 per million in and out: each call above costs $0.0011
+  const pricing = { inputPerMillion: 1, cachedInputPerMillion: 1, outputPerMillion: 1 };
+
+  it('max_calls: starts no call past the cap and ends with reason budget and the best answer', async () => {
+    const team = runTeam(['a', 'b', 'c'].map((id) => member(id, withUsage(answerThenVote(`answer ${id}`, 'agent1')))), { orchestrator: { budget: { maxCalls: 4 } } });
+    const result = await team.result;
+    assert.equal(result.reason, 'budget');
+    const calls = Object.values(team.providers).reduce((n, p) => n + p.callCount, 0);
+    assert.ok(calls <= 4, `made ${calls} calls`);
+    const reached = team.of('budget_reached');
+    assert.equal(reached.length, 1);
+    assert.equal(reached[0].limit, 'max_calls');
+    assert.ok(result.finalAnswer?.startsWith('answer '));
+    assert.equal(team.of('agent_failed').length, 0, 'a budget stop is not an agent failure');
+  });
+
+  it('counts parallel in-flight calls, so agents together cannot cross the cap', async () => {
+    const team = runTeam(['a', 'b', 'c'].map((id) => member(id, withUsage(answerThenVote(`answer ${id}`, 'agent1')))), { orchestrator: { budget: { maxCalls: 2 } } });
+    await team.result;
+    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 2);
+  });
+
+  it('max_cost_usd: stops before the cost would cross the cap; usage events carry the cost', async () => {
+    const team = runTeam(
+      ['a', 'b'].map((id) => ({ id, script: withUsage(answerThenVote(`answer ${id}`, 'agent1')), pricing })),
+      { orchestrator: { budget: { maxCostUsd: 0.003 } } },
+    );
+    const result = await team.result;
+    assert.equal(result.reason, 'budget');
+    const costs = team.of('usage').map((e) => e.costUsd);
+    assert.ok(costs.every((c) => c !== null && Math.abs(c - 0.0011) < 1e-12), JSON.stringify(costs));
+    const spent = costs.reduce((n: number, c) => n + (c ?? 0), 0);
+    assert.ok(spent <= 0.003, `spent ${spent}`);
+    assert.equal(team.of('budget_reached')[0].limit, 'max_cost_usd');
+  });
+
+  it('max_total_tokens: a run that fits is not stopped', async () => {
+    const team = runTeam([member('a', withUsage(answerThenVote('x', 'agent1')))], { orchestrator: { budget: { maxTotalTokens: 1_000_000 } } });
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(team.of('budget_reached').length, 0);
+  });
+
+  it('max_total_tokens: a first call that would not fit is never sent', async () => {
+    const team = runTeam([member('a', withUsage(answerThenVote('x', 'agent1')))], { orchestrator: { budget: { maxTotalTokens: 10 } } });
+    const result = await team.result;
+    assert.equal(result.reason, 'budget');
+    assert.equal(team.providers.a.callCount, 0);
+    assert.equal(result.finalAnswer, null);
+  });
+
+  it('skips synthesis once the budget is reached and keeps the voted answer', async () => {
+    const a: Script = (req) => (req.tools.length === 0 ? reply.text('SYNTH') : boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('voted answer'));
+    const team = runTeam([member('a', withUsage(a))], { orchestrator: { finalAnswer: 'synthesize', budget: { maxCalls: 2 } } });
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'voted answer');
+    assert.match(team.of('final_answer')[0].fallback!, /budget/);
+    assert.equal(team.providers.a.callCount, 2);
+  });
+});

@@ -5,7 +5,9 @@
 // whole run: new answers reach it as an update at its next boundary (its next turn, or the result of a tool call
 // inside a turn), so it never loses its context.
 
-import type { OrchestratorConfig, TimeoutConfig } from '../config/types';
+import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
+import { costUsd } from '../usage/cost';
+import { BudgetGuard, BudgetStop } from './budget';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { Board, toBoardEntry, type AnswerVersion } from './board';
@@ -41,6 +43,8 @@ export interface EngineAgent {
   temperature?: number;
   maxTokens?: number;
   toolbox?: AgentToolbox;
+  /** Prices for cost and the cost budget; null or absent = unknown (counted in tokens and calls only). */
+  pricing?: Pricing | null;
 }
 
 export interface RunOptions {
@@ -111,6 +115,7 @@ export class Orchestrator {
   private readonly promptTime: Date;
   private seq = 0;
   private ended = false;
+  private readonly budget: BudgetGuard;
 
   constructor(private readonly options: RunOptions) {
     if (options.agents.length === 0) throw new Error('MassGen needs at least one agent.');
@@ -136,6 +141,7 @@ export class Orchestrator {
     this.board = new Board(this.agents.map((a) => ({ id: a.spec.id, label: a.label })));
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.promptTime = (options.now ?? (() => new Date()))();
+    this.budget = new BudgetGuard(options.orchestrator.budget, (reached) => this.emit({ type: 'budget_reached', ...reached }));
   }
 
   /** Stops the run: in-flight requests are aborted; the run ends with reason `cancelled` and the best answer so far. */
@@ -166,6 +172,7 @@ export class Orchestrator {
         agents: this.agentInfos(),
         startedAt: new Date(this.started).toISOString(),
         finalAnswerMode: options.orchestrator.finalAnswer,
+        budget: options.orchestrator.budget,
       });
       const reason = await this.coordinate();
       return await this.finish(reason);
@@ -177,7 +184,13 @@ export class Orchestrator {
   }
 
   private agentInfos(): AgentInfo[] {
-    return this.agents.map((a) => ({ id: a.spec.id, label: a.label, model: a.spec.provider.model, provider: a.spec.provider.description }));
+    return this.agents.map((a) => ({
+      id: a.spec.id,
+      label: a.label,
+      model: a.spec.provider.model,
+      provider: a.spec.provider.description,
+      priced: Boolean(a.spec.pricing),
+    }));
   }
 
   private stop(cause: StopCause): void {
@@ -208,6 +221,7 @@ export class Orchestrator {
     const maxRounds = this.options.orchestrator.maxRounds;
     for (let round = 1; ; round++) {
       if (this.stopCause) return this.stopCause;
+      if (this.budget.reached) return 'budget';
       const live = this.live();
       if (live.length === 0) return 'all_failed';
       const due = live.filter((a) => !this.hasCurrentVote(a));
@@ -229,10 +243,11 @@ export class Orchestrator {
         return;
       } catch (err) {
         if (this.stopCause || agent.failed) return;
-        // A failed turn leaves no half-finished exchange behind: the retry starts from the same point.
+        // A failed or stopped turn leaves no half-finished exchange behind: a retry starts from the same point.
         agent.messages.length = checkpoint.length;
         agent.seen = checkpoint.seen;
         agent.seenRevision = checkpoint.seenRevision;
+        if (err instanceof BudgetStop) return;
         // Provider errors arrive here only after the call's own retries with back-off are spent (or were never
         // worth trying); re-running the turn would just repeat them. Turn-level retries are for a model that
         // fumbled the protocol or a turn that ran out of time.
@@ -465,6 +480,7 @@ export class Orchestrator {
   private async callModel(agent: AgentRuntime, request: ModelRequest, signal: AbortSignal, phase: 'coordination' | 'final'): Promise<ModelResponse> {
     const agentId = agent.spec.id;
     for (let attempt = 1; ; attempt++) {
+      const reservation = this.budget.reserve(request, agent.spec.pricing ?? null);
       try {
         const response = await agent.spec.provider.complete(request, {
           signal,
@@ -473,9 +489,12 @@ export class Orchestrator {
             else if (d.type === 'reasoning') this.emit({ type: 'reasoning_delta', agentId, text: d.text });
           },
         });
-        if (response.usage) this.emit({ type: 'usage', agentId, usage: response.usage, phase });
+        const cost = response.usage && agent.spec.pricing ? costUsd(response.usage, agent.spec.pricing) : null;
+        this.budget.settle(reservation, response.usage, cost);
+        if (response.usage) this.emit({ type: 'usage', agentId, usage: response.usage, costUsd: cost, phase });
         return response;
       } catch (err) {
+        this.budget.settle(reservation, undefined, null);
         const error = asProviderError(err);
         if (signal.aborted || error.kind === 'aborted') throw error;
         if (!error.retryable || attempt >= this.retry.maxAttemptsPerCall) throw error;
@@ -544,6 +563,7 @@ export class Orchestrator {
     };
     if (mode === 'as_is') return asIs();
     if (this.stopCause) return asIs(`synthesis skipped: run ${this.stopCause === 'timeout' ? 'timed out' : 'cancelled'}`);
+    if (this.budget.reached) return asIs('synthesis skipped: budget reached');
     if (agent.failed) return asIs('synthesis skipped: the winning agent failed');
     const request: ModelRequest = {
       system: buildSynthesisSystemPrompt(agent.spec.systemMessage),

@@ -121,11 +121,7 @@ describe('prompts: coordination system prompt', () => {
     }
   });
 
-  // BUG: prompts.ts:99 — the core_behaviors section is the same for vote-only agents and says "write the full answer
-  // in `new_answer`", so an agent that has reached its answer cap (and is not offered `new_answer`) is still told to
-  // use it; models then call new_answer and burn a correction round on "You've reached the maximum…". Fix: in
-  // vote-only mode drop that sentence (or replace it with "Vote for the answer you judge best; do not write a new one").
-  it.skip('vote-only: no part of the system prompt tells the agent to use new_answer', () => {
+  it('vote-only: no part of the system prompt tells the agent to use new_answer', () => {
     const p = prompt({ voteOnly: true });
     const withoutSkip = p.replace('skip the `new_answer` tool', '');
     assert.ok(!withoutSkip.includes('new_answer'), p);

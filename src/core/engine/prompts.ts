@@ -78,7 +78,7 @@ export function buildCoordinationSystemPrompt(input: CoordinationPromptInput): s
   const coordination = [
     'You are evaluating answers from multiple agents for final response to a message. ' +
       'Different agents may have different builtin tools and capabilities.',
-    SENSITIVITY[input.votingSensitivity],
+    input.voteOnly ? 'Which CURRENT ANSWER addresses the ORIGINAL MESSAGE best?' : SENSITIVITY[input.votingSensitivity],
     input.voteOnly
       ? 'You have reached the maximum number of new answers you may give. Use the `vote` tool to vote for the best existing answer.'
       : 'Otherwise, digest existing answers, combine their strengths, and do additional work to address their weaknesses, ' +
@@ -93,10 +93,11 @@ export function buildCoordinationSystemPrompt(input: CoordinationPromptInput): s
   sections.push({
     tag: 'core_behaviors',
     priority: 4,
-    body:
-      'Default to action: implement the solution rather than only suggesting it. ' +
-      'Do NOT ask the user for clarification; you will not receive user feedback. ' +
-      'Your answer must be complete on its own: write the full answer in `new_answer`, not a reference to another answer.',
+    body: input.voteOnly
+      ? 'Do NOT ask the user for clarification; you will not receive user feedback. Judge the answers on their merits and vote for the best one.'
+      : 'Default to action: implement the solution rather than only suggesting it. ' +
+        'Do NOT ask the user for clarification; you will not receive user feedback. ' +
+        'Your answer must be complete on its own: write the full answer in `new_answer`, not a reference to another answer.',
   });
   return renderSections(sections);
 }

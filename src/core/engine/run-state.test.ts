@@ -3,9 +3,9 @@ import type { AgentInfo, RunEvent, RunEventBody, VoteRecord } from './events';
 import { addUsage, applyEvent, currentVotes, emptyUsage, initialRunState, reduceEvents, STREAM_TAIL_CHARS, type RunState } from './run-state';
 
 const AGENTS: AgentInfo[] = [
-  { id: 'a', label: 'agent1', model: 'm-a', provider: 'p' },
-  { id: 'b', label: 'agent2', model: 'm-b', provider: 'p' },
-  { id: 'c', label: 'agent3', model: 'm-c', provider: 'p' },
+  { id: 'a', label: 'agent1', model: 'm-a', provider: 'p', priced: false },
+  { id: 'b', label: 'agent2', model: 'm-b', provider: 'p', priced: false },
+  { id: 'c', label: 'agent3', model: 'm-c', provider: 'p', priced: false },
 ];
 
 /** Builds a gap-free event list; each body may carry its own `t`, else t = 10 * seq. */
@@ -37,6 +37,7 @@ const usage = (agentId: string, inputTokens: number, outputTokens: number, cache
   type: 'usage',
   agentId,
   usage: { inputTokens, outputTokens, cachedInputTokens, ...(estimated === undefined ? {} : { estimated }) },
+  costUsd: null,
   phase: 'coordination',
 });
 
@@ -260,9 +261,9 @@ describe('run-state: votes', () => {
 describe('run-state: usage', () => {
   it('sums usage per agent and in total, counting calls', () => {
     const s = reduceEvents(events(started(), usage('a', 100, 10, 40), usage('a', 50, 5, 0), usage('b', 7, 3, 1)));
-    assert.deepEqual(agent(s, 'a').usage, { inputTokens: 150, cachedInputTokens: 40, outputTokens: 15, calls: 2, estimated: false });
-    assert.deepEqual(agent(s, 'b').usage, { inputTokens: 7, cachedInputTokens: 1, outputTokens: 3, calls: 1, estimated: false });
-    assert.deepEqual(s.usage, { inputTokens: 157, cachedInputTokens: 41, outputTokens: 18, calls: 3, estimated: false });
+    assert.deepEqual(agent(s, 'a').usage, { inputTokens: 150, cachedInputTokens: 40, outputTokens: 15, calls: 2, estimated: false, costUsd: 0, unpricedCalls: 2 });
+    assert.deepEqual(agent(s, 'b').usage, { inputTokens: 7, cachedInputTokens: 1, outputTokens: 3, calls: 1, estimated: false, costUsd: 0, unpricedCalls: 1 });
+    assert.deepEqual(s.usage, { inputTokens: 157, cachedInputTokens: 41, outputTokens: 18, calls: 3, estimated: false, costUsd: 0, unpricedCalls: 3 });
     assert.deepEqual(agent(s, 'c').usage, emptyUsage());
   });
 
@@ -279,11 +280,12 @@ describe('run-state: usage', () => {
     assert.equal(s.usage.calls, 1);
   });
 
-  it('addUsage adds into the totals in place', () => {
+  it('addUsage adds tokens and cost into the totals in place, counting unpriced calls', () => {
     const t = emptyUsage();
-    addUsage(t, { inputTokens: 3, cachedInputTokens: 2, outputTokens: 1 });
-    addUsage(t, { inputTokens: 3, cachedInputTokens: 0, outputTokens: 1, estimated: true });
-    assert.deepEqual(t, { inputTokens: 6, cachedInputTokens: 2, outputTokens: 2, calls: 2, estimated: true });
+    addUsage(t, { inputTokens: 3, cachedInputTokens: 2, outputTokens: 1 }, 0.25);
+    addUsage(t, { inputTokens: 3, cachedInputTokens: 0, outputTokens: 1, estimated: true }, null);
+    addUsage(t, { inputTokens: 1, cachedInputTokens: 0, outputTokens: 1 }, 0.5);
+    assert.deepEqual(t, { inputTokens: 7, cachedInputTokens: 2, outputTokens: 3, calls: 3, estimated: true, costUsd: 0.75, unpricedCalls: 1 });
   });
 });
 

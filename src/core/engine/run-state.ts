@@ -2,7 +2,8 @@
 // this state, so they cannot disagree about what happened.
 
 import type { Usage } from '../providers/types';
-import type { AgentInfo, EndReason, RunEvent, VoteRecord } from './events';
+import type { Budget } from '../config/types';
+import type { AgentInfo, EndReason, EventOf, RunEvent, VoteRecord } from './events';
 
 export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
 export type RunPhase = 'idle' | 'coordinating' | 'presenting' | 'done';
@@ -17,6 +18,10 @@ export interface UsageTotals {
   calls: number;
   /** Some figures were estimated by the provider adapter, not reported by a server. */
   estimated: boolean;
+  /** USD of the priced calls. */
+  costUsd: number;
+  /** Calls whose model has no known price: when > 0, `costUsd` is a lower bound. */
+  unpricedCalls: number;
 }
 
 export interface AnswerState {
@@ -62,21 +67,25 @@ export interface RunState {
   finalAnswer: { agentId: string; label: string; content: string; mode: string; fallback?: string } | null;
   endReason: EndReason | null;
   error: string | null;
+  budget: Budget | null;
+  budgetReached: EventOf<'budget_reached'> | null;
   elapsedMs: number;
   lastSeq: number;
   usage: UsageTotals;
 }
 
 export function emptyUsage(): UsageTotals {
-  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, calls: 0, estimated: false };
+  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, calls: 0, estimated: false, costUsd: 0, unpricedCalls: 0 };
 }
 
-export function addUsage(total: UsageTotals, usage: Usage): void {
+export function addUsage(total: UsageTotals, usage: Usage, costUsd: number | null): void {
   total.inputTokens += usage.inputTokens;
   total.cachedInputTokens += usage.cachedInputTokens;
   total.outputTokens += usage.outputTokens;
   total.calls += 1;
   total.estimated ||= Boolean(usage.estimated);
+  if (costUsd === null) total.unpricedCalls += 1;
+  else total.costUsd += costUsd;
 }
 
 export function initialRunState(): RunState {
@@ -93,6 +102,8 @@ export function initialRunState(): RunState {
     finalAnswer: null,
     endReason: null,
     error: null,
+    budget: null,
+    budgetReached: null,
     elapsedMs: 0,
     lastSeq: 0,
     usage: emptyUsage(),
@@ -111,7 +122,13 @@ export function applyEvent(state: RunState, event: RunEvent): void {
   if (agent) agent.lastActivity = event.t;
   switch (event.type) {
     case 'run_started':
-      Object.assign(state, initialRunState(), { runId: event.runId, question: event.question, startedAt: event.startedAt, phase: 'coordinating' });
+      Object.assign(state, initialRunState(), {
+        runId: event.runId,
+        question: event.question,
+        startedAt: event.startedAt,
+        phase: 'coordinating',
+        budget: event.budget ?? null,
+      });
       state.lastSeq = event.seq;
       state.agents = event.agents.map((info) => ({
         ...info,
@@ -160,8 +177,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       if (agent && event.willRetry) agent.status = 'restarting';
       break;
     case 'usage':
-      if (agent) addUsage(agent.usage, event.usage);
-      addUsage(state.usage, event.usage);
+      if (agent) addUsage(agent.usage, event.usage, event.costUsd);
+      addUsage(state.usage, event.usage, event.costUsd);
       break;
     case 'answer_added':
       state.answers.push({ agentId: event.agentId, label: event.label, version: event.version, content: event.content, t: event.t });
@@ -195,6 +212,10 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       break;
     }
     case 'agent_failed':
+      // A failed agent is out of the quorum: its vote no longer counts.
+      for (const v of state.votes) {
+        if (v.voterId === event.agentId && !v.stale) Object.assign(v, { stale: true, staleReason: 'voter failed' });
+      }
       if (agent) {
         agent.status = 'failed';
         agent.error = event.error;
@@ -220,6 +241,9 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         if (a.status !== 'failed') a.status = 'completed';
         a.retry = null;
       }
+      break;
+    case 'budget_reached':
+      state.budgetReached = event;
       break;
     case 'agent_updated':
     case 'tool_call':

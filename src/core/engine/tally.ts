@@ -25,7 +25,7 @@ export function tallyVotes(order: string[], votes: VoteRecord[], candidates: Rea
   const top = Math.max(0, ...Object.values(counts));
   if (top === 0) return { counts, winnerId: null, tieBreak: false };
   const leaders = order.filter((id) => counts[id] === top);
-  return { counts, winnerId: leaders[0], tieBreak: leaders.length > 1 };
+  return { counts, winnerId: leaders[0] ?? null, tieBreak: leaders.length > 1 };
 }
 
 /** Votes per answer version label (`agentK.M`), the shape status.json and the viewer show. */

@@ -1,7 +1,7 @@
 // Test support: builds a team of scripted agents and runs the engine, collecting events. Used by the engine's
 // tests and the benchmark; not bundled into the extension or the CLI.
 
-import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type TimeoutConfig } from '../config/types';
+import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type Pricing, type TimeoutConfig } from '../config/types';
 import { ScriptedProvider, type Script } from '../providers/scripted';
 import type { ModelRequest } from '../providers/types';
 import type { EventOf, RunEvent, RunEventType } from './events';
@@ -13,6 +13,7 @@ export interface TeamMember {
   script: Script;
   toolbox?: AgentToolbox;
   systemMessage?: string;
+  pricing?: Pricing | null;
 }
 
 export interface TeamRun {
@@ -35,7 +36,7 @@ export function runTeam(
   const events: RunEvent[] = [];
   const orchestrator = new Orchestrator({
     task: opts.task ?? 'What is 2 + 2?',
-    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, systemMessage: m.systemMessage })),
+    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, systemMessage: m.systemMessage, pricing: m.pricing })),
     orchestrator: { ...DEFAULT_ORCHESTRATOR, ...opts.orchestrator },
     timeouts: { orchestratorTimeoutSeconds: 30, agentTurnTimeoutSeconds: 10, ...opts.timeouts },
     retry: { ...FAST_RETRY, ...opts.retry },

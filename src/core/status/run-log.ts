@@ -32,7 +32,12 @@ export class RunLog {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
     this.events = createWriteStream(join(dir, 'events.jsonl'), { flags: 'a' });
+    // A full disk must not crash the run: the answer still reaches stdout; the log is best effort.
+    this.events.on('error', (err) => (this.writeError ??= err));
   }
+
+  /** The first error writing the event log, if any. */
+  writeError: Error | undefined;
 
   finalAnswerPath(agentId: string): string {
     return join(this.dir, 'final', safeName(agentId), 'answer.txt');

@@ -2,7 +2,7 @@
 // but derived from the one RunState, so its fields mean what they say: current votes only, real statuses, a
 // completion figure that is the share of agents holding a current vote. Plus our `usage` per agent and total.
 
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunState, UsageTotals } from '../engine/run-state';
 import { currentVotes } from '../engine/run-state';
@@ -16,10 +16,22 @@ export interface StatusUsage {
   output_tokens: number;
   calls: number;
   estimated: boolean;
+  /** null when nothing could be priced; a lower bound when `cost_partial`. */
+  cost_usd: number | null;
+  cost_partial: boolean;
 }
 
 function usageJson(u: UsageTotals): StatusUsage {
-  return { input_tokens: u.inputTokens, cached_input_tokens: u.cachedInputTokens, output_tokens: u.outputTokens, calls: u.calls, estimated: u.estimated };
+  const cost = u.calls > 0 && u.unpricedCalls === u.calls ? null : Math.round(u.costUsd * 1e6) / 1e6;
+  return {
+    input_tokens: u.inputTokens,
+    cached_input_tokens: u.cachedInputTokens,
+    output_tokens: u.outputTokens,
+    calls: u.calls,
+    estimated: u.estimated,
+    cost_usd: cost,
+    cost_partial: cost !== null && u.unpricedCalls > 0,
+  };
 }
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
@@ -84,6 +96,14 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
       error: state.error,
     },
     usage: usageJson(state.usage),
+    budget: state.budget
+      ? {
+          max_cost_usd: state.budget.maxCostUsd ?? null,
+          max_total_tokens: state.budget.maxTotalTokens ?? null,
+          max_calls: state.budget.maxCalls ?? null,
+          reached: state.budgetReached?.limit ?? null,
+        }
+      : null,
   };
 }
 
@@ -94,12 +114,18 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(value, null, 2));
-  renameSync(tmp, path);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 /**
  * Keeps status files current without writing on every streamed token: at most one write per `intervalMs`,
- * and a trailing write so the last change is never lost. `flush()` writes at once (run end, Ctrl-C).
+ * and a trailing write so the last change is never lost. `flush()` writes at once (run end, Ctrl-C). A path that
+ * cannot be written is reported once through `onError` and never stops the run or the other paths.
  */
 export class StatusWriter {
   private timer: NodeJS.Timeout | null = null;
@@ -110,7 +136,10 @@ export class StatusWriter {
     private readonly paths: string[],
     private readonly snapshot: () => unknown,
     private readonly intervalMs = 250,
+    private readonly onError: (path: string, err: Error) => void = () => {},
   ) {}
+
+  private readonly failed = new Set<string>();
 
   changed(): void {
     this.dirty = true;
@@ -126,6 +155,14 @@ export class StatusWriter {
     this.dirty = false;
     this.lastWrite = Date.now();
     const value = this.snapshot();
-    for (const p of this.paths) writeJsonAtomic(p, value);
+    for (const p of this.paths) {
+      try {
+        writeJsonAtomic(p, value);
+        this.failed.delete(p);
+      } catch (err) {
+        if (!this.failed.has(p)) this.onError(p, err as Error);
+        this.failed.add(p);
+      }
+    }
   }
 }

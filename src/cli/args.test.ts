@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { parseCliArgs, USAGE, UsageError } from './args';
+
+const usageError = (re: RegExp) => (err: unknown) => err instanceof UsageError && re.test((err as Error).message);
+
+describe('cli args: run', () => {
+  it('parses every flag', () => {
+    assert.deepEqual(parseCliArgs(['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', 'What is 2+2?']), {
+      command: 'run',
+      question: 'What is 2+2?',
+      config: 'team.yaml',
+      statusFile: 's.json',
+      logDir: 'logs',
+      automation: true,
+      timeoutSeconds: 90,
+    });
+  });
+
+  it('flags may follow the question and use --flag=value', () => {
+    const cmd = parseCliArgs(['run', 'Explain X', '--timeout=1.5', '--config=c.yaml']);
+    assert.equal(cmd.command, 'run');
+    if (cmd.command !== 'run') return;
+    assert.equal(cmd.question, 'Explain X');
+    assert.equal(cmd.timeoutSeconds, 1.5);
+    assert.equal(cmd.config, 'c.yaml');
+  });
+
+  it('-c is short for --config', () => {
+    const cmd = parseCliArgs(['run', '-c', 'team.yaml', 'q']);
+    assert.equal(cmd.command === 'run' && cmd.config, 'team.yaml');
+  });
+
+  it('defaults: no optional values, automation false', () => {
+    assert.deepEqual(parseCliArgs(['run', 'q']), {
+      command: 'run',
+      question: 'q',
+      config: undefined,
+      statusFile: undefined,
+      logDir: undefined,
+      automation: false,
+      timeoutSeconds: undefined,
+    });
+  });
+
+  it('trims the question', () => {
+    const cmd = parseCliArgs(['run', '  hello world \n']);
+    assert.equal(cmd.command === 'run' && cmd.question, 'hello world');
+  });
+
+  it('a question starting with a dash can follow --', () => {
+    const cmd = parseCliArgs(['run', '--', '-1 times -1?']);
+    assert.equal(cmd.command === 'run' && cmd.question, '-1 times -1?');
+  });
+
+  it('a missing question is a UsageError', () => {
+    assert.throws(() => parseCliArgs(['run']), usageError(/needs a QUESTION/));
+    assert.throws(() => parseCliArgs(['run', '--automation']), usageError(/needs a QUESTION/));
+  });
+
+  it('an empty or blank question is a UsageError', () => {
+    assert.throws(() => parseCliArgs(['run', '']), usageError(/QUESTION is empty/));
+    assert.throws(() => parseCliArgs(['run', '   ']), usageError(/QUESTION is empty/));
+  });
+
+  it('several positionals (an unquoted question) are a UsageError naming the count', () => {
+    assert.throws(() => parseCliArgs(['run', 'what', 'is', 'this']), usageError(/takes one QUESTION; quote it \(got 3 words unquoted\?\)/));
+  });
+
+  it('an unknown flag is a UsageError', () => {
+    assert.throws(() => parseCliArgs(['run', '--verbose', 'q']), UsageError);
+    assert.throws(() => parseCliArgs(['run', '-x', 'q']), UsageError);
+  });
+
+  it('a string flag without a value is a UsageError', () => {
+    assert.throws(() => parseCliArgs(['run', 'q', '--config']), UsageError);
+  });
+
+  it('a boolean flag given a value is a UsageError', () => {
+    assert.throws(() => parseCliArgs(['run', '--automation=yes', 'q']), UsageError);
+  });
+
+  for (const bad of ['0', '-1', 'abc', '', 'Infinity', '-0.5']) {
+    it(`--timeout ${JSON.stringify(bad)} is a UsageError`, () => {
+      assert.throws(() => parseCliArgs(['run', `--timeout=${bad}`, 'q']), usageError(/--timeout must be a positive number of seconds, got '/));
+    });
+  }
+
+  it('--timeout -1 as a separate argument is a UsageError too', () => {
+    assert.throws(() => parseCliArgs(['run', '--timeout', '-1', 'q']), UsageError);
+    assert.throws(() => parseCliArgs(['run', '--timeout', '0', 'q']), usageError(/got '0'/));
+  });
+
+  it('--timeout names the bad value', () => {
+    assert.throws(() => parseCliArgs(['run', '--timeout', 'abc', 'q']), usageError(/got 'abc'/));
+  });
+
+  it('accepts a fractional timeout', () => {
+    const cmd = parseCliArgs(['run', '--timeout', '0.25', 'q']);
+    assert.equal(cmd.command === 'run' && cmd.timeoutSeconds, 0.25);
+  });
+});
+
+describe('cli args: validate', () => {
+  it('takes exactly one file', () => {
+    assert.deepEqual(parseCliArgs(['validate', 'team.yaml']), { command: 'validate', file: 'team.yaml' });
+  });
+
+  it('no file or two files are UsageErrors', () => {
+    assert.throws(() => parseCliArgs(['validate']), usageError(/exactly one FILE/));
+    assert.throws(() => parseCliArgs(['validate', 'a.yaml', 'b.yaml']), usageError(/exactly one FILE/));
+  });
+
+  it('rejects flags', () => {
+    assert.throws(() => parseCliArgs(['validate', '--config', 'a.yaml']), UsageError);
+  });
+});
+
+describe('cli args: help, version, unknown command', () => {
+  for (const argv of [[], ['--help'], ['-h'], ['help']]) {
+    it(`${JSON.stringify(argv)} → help`, () => assert.deepEqual(parseCliArgs(argv), { command: 'help' }));
+  }
+
+  for (const argv of [['--version'], ['-v']]) {
+    it(`${JSON.stringify(argv)} → version`, () => assert.deepEqual(parseCliArgs(argv), { command: 'version' }));
+  }
+
+  it('an unknown command is a UsageError naming it', () => {
+    assert.throws(() => parseCliArgs(['start', 'q']), usageError(/^Unknown command 'start'\./));
+  });
+
+  it('a question without the run command is an unknown command', () => {
+    assert.throws(() => parseCliArgs(['What is 2+2?']), usageError(/Unknown command 'What is 2\+2\?'/));
+  });
+
+  it('UsageError is an Error', () => {
+    assert.ok(new UsageError('x') instanceof Error);
+  });
+
+  it('the usage text documents both commands and the exit codes', () => {
+    assert.match(USAGE, /massgen run \[--config FILE\]/);
+    assert.match(USAGE, /massgen validate FILE/);
+    assert.match(USAGE, /Exit codes: 0 answer, 1 configuration or usage error, 2 execution error, 3 timeout, 4 interrupted\./);
+  });
+});
