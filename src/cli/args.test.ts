@@ -5,7 +5,7 @@ const usageError = (re: RegExp) => (err: unknown) => err instanceof UsageError &
 
 describe('cli args: run', () => {
   it('parses every flag', () => {
-    assert.deepEqual(parseCliArgs(['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', 'What is 2+2?']), {
+    assert.deepEqual(parseCliArgs(['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', 'What is 2+2?']), {
       command: 'run',
       question: 'What is 2+2?',
       config: 'team.yaml',
@@ -13,6 +13,7 @@ describe('cli args: run', () => {
       logDir: 'logs',
       automation: true,
       timeoutSeconds: 90,
+      estimate: true,
     });
   });
 
@@ -39,6 +40,7 @@ describe('cli args: run', () => {
       logDir: undefined,
       automation: false,
       timeoutSeconds: undefined,
+      estimate: false,
     });
   });
 
