@@ -1,7 +1,9 @@
 // Bundles the three entry points: the extension host (cjs, `vscode` external), the CLI (node, shebang) and the
-// vote-viewer webview (browser iife). `--production` minifies and drops source maps.
+// vote-viewer webview (browser iife, plus its CSS and the codicon font, in dist/webview/). `--production` minifies
+// and drops source maps.
 import * as esbuild from 'esbuild';
 import { chmodSync, readFileSync } from 'node:fs';
+import { buildWebview } from './webview/build.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -34,13 +36,7 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
     define: { __VERSION__: JSON.stringify(version) },
   }),
-  esbuild.build({
-    ...common,
-    entryPoints: ['webview/main.ts'],
-    outfile: 'dist/webview.js',
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-  }),
+  // The vote viewer: dist/webview/{main.js, main.css, codicon.css, codicon.ttf} (see webview/build.mjs).
+  buildWebview({ production }),
 ]);
 chmodSync('dist/cli.js', 0o755);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { AgentInfo, RunEvent, RunEventBody } from '../core/engine/events';
 import { applyEvent, reduceEvents, type RunState } from '../core/engine/run-state';
-import { describeEvent, footerLines } from './progress';
+import { describeEvent } from '../core/engine/describe';
+import { footerLines } from './progress';
 
 const AGENTS: AgentInfo[] = [
   { id: 'alpha', label: 'agent1', model: 'gpt-x', provider: 'p', priced: false },

@@ -1,6 +1,7 @@
 // A fake OpenAI-compatible server for tests and benchmarks. It speaks the real chat.completions SSE wire format, so
 // the official SDK (and anything else that talks to OpenAI) runs against it unmodified, and it can misbehave on
-// purpose: HTTP errors, cut connections, streams without a finish_reason, malformed tool arguments, slow streams.
+// purpose: HTTP errors, cut connections, streams without a finish_reason, malformed tool arguments, slow streams, and
+// the deviations of other servers (plain JSON answers, odd SSE framing, tool-call and usage layouts, error pages).
 //
 //   const server = await startFakeOpenAI(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl, then assert on server.requests
@@ -76,11 +77,65 @@ export interface FakeStreamReply {
   cut?: { afterChunks: number; afterMs?: number };
   /** Send every content chunk and `[DONE]`, but no finish_reason and no usage. */
   endWithoutFinish?: boolean;
+
+  // Deviations seen in real OpenAI-compatible servers (Ollama, vLLM, LM Studio, llama.cpp, LiteLLM, hand-written fakes).
+
+  /** Ignore `stream: true` and answer with one plain `chat.completion` JSON body. */
+  nonStreaming?: boolean;
+  /** Replaces the response's content-type (text/event-stream, or application/json when `nonStreaming`); null sends none. */
+  contentType?: string | null;
+  /**
+   * Where usage goes: 'final' (default, OpenAI) in a chunk of its own after the finish chunk, only when
+   * `stream_options.include_usage` asks; 'none' never; 'every_chunk' a running total in every chunk, the final one
+   * last; 'with_finish' in the last content chunk, which also carries the finish_reason (no finish chunk of its own).
+   */
+  usageIn?: 'final' | 'none' | 'every_chunk' | 'with_finish';
+  /** How tool calls are laid out; the default is OpenAI's: indexed fragments, id on the first, arguments a string. */
+  toolCallStyle?: {
+    /** Each call in a single fragment with its complete arguments. */
+    whole?: boolean;
+    /** No `index` on any fragment; the `id` (unless `omitToolCallIds`) goes on every fragment instead. */
+    omitIndex?: boolean;
+    /** Arguments sent as a JSON object, whole, in the call's first fragment. */
+    argumentsAsObject?: boolean;
+    /** The pre-tools API: the first call only, as `function_call` deltas, finish_reason 'function_call'. */
+    legacyFunctionCall?: boolean;
+  };
+  /** Text sent as `[{ type: 'text', text }]` content parts instead of strings. */
+  contentAsParts?: boolean;
+  /** `content: null` in every chunk that carries no text. */
+  nullContent?: boolean;
+  /** SSE framing deviations. */
+  sse?: {
+    /** `data:{...}` without the space. */
+    noSpace?: boolean;
+    /** CRLF line endings. */
+    crlf?: boolean;
+    /** A `: keep-alive` comment before every event. */
+    keepAlive?: boolean;
+    /** An `event: <name>` line before every `data:` line. */
+    event?: string;
+    /** End without `data: [DONE]`. */
+    omitDone?: boolean;
+    /** The last event ends with a single newline instead of a blank line. */
+    unterminated?: boolean;
+  };
 }
 
-/** An HTTP error with OpenAI's error body `{ error: { message, type, code } }`. */
+/** An HTTP error, by default with OpenAI's error body `{ error: { message, type, code } }`. */
 export interface FakeErrorReply {
-  error: { status: number; message: string; type?: string; code?: string | null; headers?: Record<string, string> };
+  error: {
+    status: number;
+    /** OpenAI's `error.message`; may be left out when `body` is given. */
+    message?: string;
+    type?: string;
+    code?: string | null;
+    headers?: Record<string, string>;
+    /** Sent instead of OpenAI's error shape: a string verbatim (proxy HTML pages, plain text), an object as JSON (vLLM, FastAPI). */
+    body?: string | Record<string, unknown>;
+    /** Defaults to application/json. */
+    contentType?: string;
+  };
 }
 
 export type FakeReply = FakeStreamReply | FakeErrorReply;
@@ -185,60 +240,108 @@ export async function startFakeOpenAI(handler: FakeHandler, options: FakeServerO
 }
 
 function sendError(res: ServerResponse, error: FakeErrorReply['error'], settle: (o: ReplyOutcome) => void): void {
-  const body = { error: { message: error.message, type: error.type ?? 'invalid_request_error', param: null, code: error.code ?? null } };
-  res.writeHead(error.status, { 'content-type': 'application/json', ...error.headers }).end(JSON.stringify(body));
+  const body = error.body ?? { error: { message: error.message ?? '', type: error.type ?? 'invalid_request_error', param: null, code: error.code ?? null } };
+  res
+    .writeHead(error.status, { 'content-type': error.contentType ?? 'application/json', ...error.headers })
+    .end(typeof body === 'string' ? body : JSON.stringify(body));
   settle('error');
 }
 
-/** Writes the reply as OpenAI does: role chunk, reasoning, text, tool-call fragments, finish chunk, usage chunk, [DONE]. */
+/**
+ * Writes the reply as OpenAI does: role chunk, reasoning, text, tool-call fragments, finish chunk, usage chunk, [DONE];
+ * or with the deviations the reply asks for.
+ */
 async function stream(requestIndex: number, body: FakeChatBody, reply: FakeStreamReply, res: ServerResponse, settle: (o: ReplyOutcome) => void): Promise<void> {
   const id = `chatcmpl-fake-${requestIndex}`;
   const created = Math.floor(Date.now() / 1000);
+  const usageIn = reply.usageIn ?? 'final';
   const includeUsage = body.stream_options?.include_usage === true;
   const size = Math.max(1, reply.chunkSize ?? 8);
-  const toolCalls = (reply.toolCalls ?? []).map((call, n) => ({
-    id: call.id ?? `call_fake_${requestIndex}_${n}`,
-    name: call.name,
-    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
-  }));
+  const style = reply.toolCallStyle ?? {};
+  const whole = style.whole || style.argumentsAsObject;
+  const toolCalls = (reply.toolCalls ?? []).map((call, n) => {
+    const text = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+    return { id: call.id ?? `call_fake_${requestIndex}_${n}`, name: call.name, text, value: style.argumentsAsObject ? (JSON.parse(text) as unknown) : text };
+  });
+  const finishReason = reply.finishReason ?? (toolCalls.length ? (style.legacyFunctionCall ? 'function_call' : 'tool_calls') : 'stop');
 
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+  const output = (reply.text ?? '') + (reply.reasoning ?? '') + toolCalls.map((c) => c.name + c.text).join('');
+  const prompt = reply.usage?.promptTokens ?? Math.ceil(JSON.stringify(body).length / 4);
+  const completion = reply.usage?.completionTokens ?? Math.ceil(output.length / 4);
+  const usage = (completionTokens: number) => ({
+    prompt_tokens: prompt,
+    completion_tokens: completionTokens,
+    total_tokens: prompt + completionTokens,
+    prompt_tokens_details: { cached_tokens: reply.usage?.cachedTokens ?? 0 },
+  });
+  const contentType = (standard: string) => (reply.contentType === null ? {} : { 'content-type': reply.contentType ?? standard });
+  const reasoningField = reply.reasoningField ?? 'reasoning_content';
+  const content = (text: string) => (reply.contentAsParts ? [{ type: 'text', text }] : text);
+  const ref = (call: (typeof toolCalls)[number], index: number, first: boolean) => ({
+    ...(style.omitIndex ? {} : { index }),
+    ...(reply.omitToolCallIds || (!first && !style.omitIndex) ? {} : { id: call.id }),
+  });
+
+  if (reply.nonStreaming) {
+    // A whole message's tool calls carry no `index`, as OpenAI's own.
+    const calls = toolCalls.map((call) => ({ ...(reply.omitToolCallIds ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: call.value } }));
+    const message = {
+      role: 'assistant',
+      content: reply.text ? content(reply.text) : null,
+      ...(reply.reasoning ? { [reasoningField]: reply.reasoning } : {}),
+      ...(calls.length ? (style.legacyFunctionCall ? { function_call: calls[0].function } : { tool_calls: calls }) : {}),
+    };
+    const choice = { index: 0, message, logprobs: null, finish_reason: finishReason };
+    const completionBody = { id, object: 'chat.completion', created, model: body.model, choices: [choice], ...(usageIn === 'none' ? {} : { usage: usage(completion) }) };
+    if (reply.ttftMs) await sleep(reply.ttftMs);
+    res.writeHead(200, { ...contentType('application/json'), 'x-request-id': `req_fake_${requestIndex}` }).end(JSON.stringify(completionBody));
+    return;
+  }
+
+  type Chunk = { choices: { finish_reason: string | null; [key: string]: unknown }[]; usage?: unknown; [key: string]: unknown };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): Chunk => ({
     id,
     object: 'chat.completion.chunk',
     created,
     model: body.model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    choices: [{ index: 0, delta: reply.nullContent ? { content: null, ...delta } : delta, logprobs: null, finish_reason: finish }],
     // OpenAI sends `usage: null` on every chunk but the last when usage was asked for.
-    ...(includeUsage ? { usage: null } : {}),
+    ...(usageIn === 'final' && includeUsage ? { usage: null } : {}),
   });
 
-  const events: unknown[] = [chunk({ role: 'assistant', content: '' })];
-  for (const piece of split(reply.reasoning ?? '', size)) events.push(chunk({ [reply.reasoningField ?? 'reasoning_content']: piece }));
-  for (const piece of split(reply.text ?? '', size)) events.push(chunk({ content: piece }));
-  toolCalls.forEach((call, index) => {
-    const head = { index, ...(reply.omitToolCallIds ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: '' } };
-    events.push(chunk({ tool_calls: [head] }));
-    for (const piece of split(call.arguments, size)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
-  });
-  if (!reply.endWithoutFinish) {
-    events.push(chunk({}, reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop')));
-    if (includeUsage) {
-      const output = (reply.text ?? '') + (reply.reasoning ?? '') + toolCalls.map((c) => c.name + c.arguments).join('');
-      const prompt = reply.usage?.promptTokens ?? Math.ceil(JSON.stringify(body).length / 4);
-      const completion = reply.usage?.completionTokens ?? Math.ceil(output.length / 4);
-      const cached = reply.usage?.cachedTokens ?? 0;
-      events.push({
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model: body.model,
-        choices: [],
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } },
-      });
+  const events: Chunk[] = [chunk({ role: 'assistant', content: reply.nullContent ? null : '' })];
+  for (const piece of split(reply.reasoning ?? '', size)) events.push(chunk({ [reasoningField]: piece }));
+  for (const piece of split(reply.text ?? '', size)) events.push(chunk({ content: content(piece) }));
+  if (style.legacyFunctionCall) {
+    for (const call of toolCalls.slice(0, 1)) {
+      events.push(chunk({ function_call: { name: call.name, arguments: whole ? call.value : '' } }));
+      if (!whole) for (const piece of split(call.text, size)) events.push(chunk({ function_call: { arguments: piece } }));
     }
+  } else if (whole && toolCalls.length) {
+    events.push(chunk({ tool_calls: toolCalls.map((call, index) => ({ ...ref(call, index, true), type: 'function', function: { name: call.name, arguments: call.value } })) }));
+  } else {
+    toolCalls.forEach((call, index) => {
+      events.push(chunk({ tool_calls: [{ ...ref(call, index, true), type: 'function', function: { name: call.name, arguments: '' } }] }));
+      for (const piece of split(call.text, size)) events.push(chunk({ tool_calls: [{ ...ref(call, index, false), function: { arguments: piece } }] }));
+    });
   }
+  if (!reply.endWithoutFinish) {
+    const last = events[events.length - 1];
+    if (usageIn === 'with_finish') Object.assign(last, { usage: usage(completion) }).choices[0].finish_reason = finishReason;
+    else events.push(chunk({}, finishReason));
+    if (usageIn === 'final' && includeUsage) events.push({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: usage(completion) });
+  }
+  if (usageIn === 'every_chunk') events.forEach((event, n) => (event.usage = usage(n === events.length - 1 ? completion : n)));
 
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': `req_fake_${requestIndex}` });
+  const sse = reply.sse ?? {};
+  const nl = sse.crlf ? '\r\n' : '\n';
+  const frame = (data: string, last: boolean) =>
+    (sse.keepAlive ? `: keep-alive${nl}${nl}` : '') +
+    (sse.event ? `event: ${sse.event}${nl}` : '') +
+    `data:${sse.noSpace ? '' : ' '}${data}${nl}` +
+    (last && sse.unterminated ? '' : nl);
+
+  res.writeHead(200, { ...contentType('text/event-stream; charset=utf-8'), 'cache-control': 'no-cache', 'x-request-id': `req_fake_${requestIndex}` });
   res.flushHeaders();
   if (reply.ttftMs) await sleep(reply.ttftMs);
   const cut = async () => {
@@ -251,10 +354,10 @@ async function stream(requestIndex: number, body: FakeChatBody, reply: FakeStrea
     if (reply.cut && n >= reply.cut.afterChunks) return cut();
     if (n > 0 && reply.delayMsPerChunk) await sleep(reply.delayMsPerChunk);
     if (res.destroyed) return;
-    res.write(`data: ${JSON.stringify(event)}\n\n`);
+    res.write(frame(JSON.stringify(event), n === events.length - 1 && sse.omitDone === true));
   }
   if (reply.cut) return cut();
-  res.end('data: [DONE]\n\n');
+  res.end(sse.omitDone ? '' : frame('[DONE]', true));
 }
 
 function split(text: string, size: number): string[] {

@@ -2,8 +2,16 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { createServer } from 'node:net';
 import { OpenAICompatibleProvider, parseRetryAfter } from './openai-compatible';
-import { ProviderError, type ModelRequest, type StreamDelta } from './types';
-import { coordinationScript, startFakeOpenAI, type FakeHandler, type FakeOpenAIServer } from '../../../test/fakes/openai-server';
+import { ProviderError, type ModelRequest, type ModelResponse, type StreamDelta } from './types';
+import {
+  coordinationScript,
+  startFakeOpenAI,
+  type FakeErrorReply,
+  type FakeHandler,
+  type FakeOpenAIServer,
+  type FakeStreamReply,
+  type FakeToolCall,
+} from '../../../test/fakes/openai-server';
 
 const TOOLS = [
   { name: 'new_answer', description: 'Submit an answer', parameters: { type: 'object', properties: { content: { type: 'string' } }, required: ['content'] } },
@@ -251,6 +259,7 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.equal(error.status, 404);
     assert.match(error.message, /The model `gpt-nope` does not exist/);
     assert.match(error.message, /model name and the base URL/);
+    assert.doesNotMatch(error.message, /did you mean/, 'the base URL already ends in /v1');
     assert.equal(error.retryable, false);
   });
 
@@ -312,6 +321,288 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.equal(error.kind, 'network');
     assert.ok(error.message.includes(baseUrl), error.message);
     assert.match(error.message, /connection refused/);
+  });
+
+  describe('deviations of other OpenAI-compatible servers', () => {
+    const live = () => new AbortController().signal;
+    const texts = (deltas: StreamDelta[]) => deltas.map((d) => (d.type === 'text' ? d.text : '')).join('');
+    const calls = (response: ModelResponse) => response.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]);
+    const TWO_CALLS: FakeToolCall[] = [
+      { name: 'new_answer', arguments: { content: 'It is 4, because 2+2=4.' }, id: 'call_a' },
+      { name: 'vote', arguments: { agent_id: 'agent2', reason: 'clear' }, id: 'call_b' },
+    ];
+    const EXPECTED_TWO_CALLS = [
+      ['new_answer', { content: 'It is 4, because 2+2=4.' }],
+      ['vote', { agent_id: 'agent2', reason: 'clear' }],
+    ];
+
+    it('reads SSE framing variants the SDK decodes: no space after data:, CRLF, comments, event lines, no [DONE]', async () => {
+      const variants: NonNullable<FakeStreamReply['sse']>[] = [
+        { noSpace: true },
+        { crlf: true },
+        { keepAlive: true },
+        { event: 'message' },
+        { omitDone: true },
+        { noSpace: true, crlf: true, keepAlive: true, event: 'completion.chunk', omitDone: true },
+      ];
+      for (const sse of variants) {
+        await start(() => ({ text: 'Four, as ever.', chunkSize: 3, sse, usage: { promptTokens: 9, completionTokens: 4 } }));
+        const deltas: StreamDelta[] = [];
+        const response = await provider().complete(request(), { signal: live(), onDelta: (d) => deltas.push(d) });
+        const label = JSON.stringify(sse);
+        assert.equal(response.text, 'Four, as ever.', label);
+        assert.equal(texts(deltas), 'Four, as ever.', label);
+        assert.equal(response.stopReason, 'stop', label);
+        assert.deepEqual(response.usage, { inputTokens: 9, cachedInputTokens: 0, outputTokens: 4 }, label);
+      }
+    });
+
+    it('keeps a last event that ends without its blank line (the SDK alone drops it)', async () => {
+      const variants: [NonNullable<FakeStreamReply['sse']>, FakeStreamReply['usageIn']][] = [
+        [{ omitDone: true, unterminated: true }, 'final'],
+        [{ omitDone: true, unterminated: true, crlf: true }, 'final'],
+        [{ omitDone: true, unterminated: true }, 'with_finish'],
+        [{ unterminated: true }, 'final'],
+      ];
+      for (const [sse, usageIn] of variants) {
+        await start(() => ({ text: 'done', sse, usageIn, usage: { promptTokens: 7, completionTokens: 1 } }));
+        const response = await provider().complete(request(), { signal: live() });
+        const label = JSON.stringify({ sse, usageIn });
+        assert.equal(response.text, 'done', label);
+        assert.equal(response.stopReason, 'stop', label);
+        assert.deepEqual(response.usage, { inputTokens: 7, cachedInputTokens: 0, outputTokens: 1 }, label);
+      }
+    });
+
+    it('still treats a stream with neither [DONE] nor finish_reason as cut', async () => {
+      await start(() => ({ text: 'half', endWithoutFinish: true, sse: { omitDone: true, unterminated: true } }));
+      const error = await rejection(provider().complete(request(), { signal: live() }));
+      assert.equal(error.kind, 'stream_cut');
+    });
+
+    it('parses a plain JSON chat.completion sent although stream: true was asked', async () => {
+      const s = await start(() => ({ nonStreaming: true, reasoning: 'Adding.', text: 'It is 4.', usage: { promptTokens: 20, completionTokens: 5, cachedTokens: 8 } }));
+      const deltas: StreamDelta[] = [];
+      const response = await provider().complete(request(), { signal: live(), onDelta: (d) => deltas.push(d) });
+
+      assert.equal(s.requests.length, 1);
+      assert.equal(response.text, 'It is 4.');
+      assert.equal(response.reasoning, 'Adding.');
+      assert.equal(response.stopReason, 'stop');
+      assert.deepEqual(response.usage, { inputTokens: 20, cachedInputTokens: 8, outputTokens: 5 });
+      assert.deepEqual(deltas, [
+        { type: 'reasoning', text: 'Adding.' },
+        { type: 'text', text: 'It is 4.' },
+      ]);
+    });
+
+    it('takes tool calls from a plain JSON answer, arguments as a string or as an object', async () => {
+      for (const argumentsAsObject of [false, true]) {
+        await start(() => ({ nonStreaming: true, toolCalls: TWO_CALLS, usageIn: 'none', toolCallStyle: { argumentsAsObject } }));
+        const deltas: StreamDelta[] = [];
+        const response = await provider().complete(request({ tools: TOOLS }), { signal: live(), onDelta: (d) => deltas.push(d) });
+
+        assert.deepEqual(calls(response), EXPECTED_TWO_CALLS, `argumentsAsObject: ${argumentsAsObject}`);
+        assert.deepEqual(response.toolCalls.map((c) => c.id), ['call_a', 'call_b']);
+        assert.deepEqual(deltas.map((d) => d.type === 'tool_call_start' && d.id), ['call_a', 'call_b']);
+        assert.equal(response.stopReason, 'tool_calls');
+        assert.equal(response.usage, undefined);
+      }
+    });
+
+    it('sniffs bodies not labelled as an event stream: a plain completion in HTML or unlabelled, a stream labelled JSON', async () => {
+      const replies: FakeStreamReply[] = [
+        { nonStreaming: true, contentType: null },
+        { nonStreaming: true, contentType: 'text/html; charset=utf-8' },
+        { contentType: 'application/json' },
+        { contentType: null, sse: { omitDone: true, unterminated: true } },
+      ];
+      for (const reply of replies) {
+        await start(() => ({ ...reply, text: 'It is 4.', chunkSize: 3, usage: { promptTokens: 3, completionTokens: 2 } }));
+        const deltas: StreamDelta[] = [];
+        const response = await provider().complete(request(), { signal: live(), onDelta: (d) => deltas.push(d) });
+        assert.equal(response.text, 'It is 4.', JSON.stringify(reply));
+        assert.equal(texts(deltas), 'It is 4.', JSON.stringify(reply));
+        assert.deepEqual(response.usage, { inputTokens: 3, cachedInputTokens: 0, outputTokens: 2 }, JSON.stringify(reply));
+      }
+    });
+
+    it('still reports an abort or a cut while reading a body whole', async () => {
+      const slow = await start(() => ({ text: 'x'.repeat(100), chunkSize: 1, delayMsPerChunk: 5, contentType: 'application/json' }));
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 40);
+      assert.equal((await rejection(provider().complete(request(), { signal: controller.signal }))).kind, 'aborted');
+      assert.equal(await slow.requests[0].outcome, 'client_closed');
+
+      await start(() => ({ text: 'abcdefghijkl', chunkSize: 4, contentType: null, cut: { afterChunks: 2 } }));
+      const cut = await rejection(provider().complete(request(), { signal: live() }));
+      assert.ok(cut.kind === 'stream_cut' || cut.kind === 'network', cut.kind);
+    });
+
+    it('maps an error object in a 200 JSON body to a server error', async () => {
+      await start(() => ({ error: { status: 200, body: { error: { message: 'upstream provider failed', code: 502 } } } }));
+      const error = await rejection(provider().complete(request(), { signal: live() }));
+      assert.equal(error.kind, 'server');
+      assert.match(error.message, /upstream provider failed/);
+    });
+
+    it('retries once without stream_options when the server refuses it, and never sends it again', async () => {
+      const refusals: FakeErrorReply['error'][] = [
+        { status: 400, message: 'Unrecognized request argument supplied: stream_options' },
+        // vLLM before it knew the field: its own top-level error shape, which the SDK does not read.
+        { status: 400, body: { object: 'error', message: "[{'type': 'extra_forbidden', 'loc': ('body', 'stream_options'), 'msg': 'Extra inputs are not permitted'}]", type: 'BadRequestError', code: 400 } },
+        // A FastAPI server validating with pydantic v1.
+        { status: 422, body: { detail: [{ loc: ['body', 'stream_options'], msg: 'extra fields not permitted', type: 'value_error.extra' }] } },
+        { status: 400, message: 'extra fields not permitted' },
+      ];
+      for (const refusal of refusals) {
+        const s = await start((r) => ('stream_options' in r.body ? { error: refusal } : { text: 'ok' }));
+        const p = provider();
+        assert.equal((await p.complete(request(), { signal: live() })).text, 'ok', JSON.stringify(refusal));
+        assert.equal((await p.complete(request(), { signal: live() })).text, 'ok');
+        assert.deepEqual(s.chatRequests().map((r) => 'stream_options' in r.body), [true, false, false], JSON.stringify(refusal));
+        assert.equal((await provider().complete(request(), { signal: live() })).text, 'ok', 'a new provider tries again');
+        assert.equal('stream_options' in s.chatRequests()[3].body, true);
+      }
+    });
+
+    it('retries once without tool_choice when the server refuses it, and never sends it again', async () => {
+      const messages = ['tool_choice "required" is not supported', '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'];
+      for (const message of messages) {
+        const s = await start((r) => ('tool_choice' in r.body ? { error: { status: 400, message } } : { toolCalls: [{ name: 'vote', arguments: {} }] }));
+        const p = provider();
+        const response = await p.complete(request({ tools: TOOLS, toolChoice: 'required' }), { signal: live() });
+        assert.equal(response.toolCalls[0].name, 'vote');
+        await p.complete(request({ tools: TOOLS, toolChoice: 'required' }), { signal: live() });
+        const sent = s.chatRequests().map((r) => ['tool_choice' in r.body, 'stream_options' in r.body]);
+        assert.deepEqual(sent, [[true, true], [false, true], [false, true]], message);
+      }
+    });
+
+    it('retries at most once per call, and not for unrelated 400s', async () => {
+      const s = await start(() => ({ error: { status: 400, message: 'Unrecognized request argument supplied: stream_options, tool_choice' } }));
+      const error = await rejection(provider().complete(request({ tools: TOOLS, toolChoice: 'required' }), { signal: live() }));
+      assert.equal(error.kind, 'invalid_request');
+      assert.equal(s.requests.length, 2);
+      assert.deepEqual(Object.keys(s.chatRequests()[1].body).filter((k) => k === 'tool_choice' || k === 'stream_options'), []);
+
+      const other = await start(() => ({ error: { status: 400, message: "This model's maximum context length is 8192 tokens." } }));
+      await rejection(provider().complete(request({ tools: TOOLS, toolChoice: 'required' }), { signal: live() }));
+      assert.equal(other.requests.length, 1);
+    });
+
+    it('reports no usage as undefined, not zeros', async () => {
+      const s = await start(() => ({ text: 'ok', usageIn: 'none' }));
+      const response = await provider().complete(request(), { signal: live() });
+      assert.equal(s.requests[0].body?.stream_options?.include_usage, true);
+      assert.equal(response.usage, undefined);
+    });
+
+    it('takes the last usage from servers that send it in every chunk, or with the finish_reason', async () => {
+      for (const usageIn of ['every_chunk', 'with_finish'] as const) {
+        await start(() => ({ text: 'a longer answer', chunkSize: 2, usageIn, usage: { promptTokens: 300, completionTokens: 42 } }));
+        const deltas: StreamDelta[] = [];
+        const response = await provider().complete(request(), { signal: live(), onDelta: (d) => deltas.push(d) });
+        assert.deepEqual(response.usage, { inputTokens: 300, cachedInputTokens: 0, outputTokens: 42 }, usageIn);
+        assert.equal(response.text, 'a longer answer', usageIn);
+        assert.equal(texts(deltas), 'a longer answer', usageIn);
+        assert.equal(response.stopReason, 'stop', usageIn);
+      }
+    });
+
+    it('takes several tool calls delivered whole in one chunk', async () => {
+      await start(() => ({ toolCalls: TWO_CALLS, toolCallStyle: { whole: true } }));
+      const deltas: StreamDelta[] = [];
+      const response = await provider().complete(request({ tools: TOOLS }), { signal: live(), onDelta: (d) => deltas.push(d) });
+      assert.deepEqual(calls(response), EXPECTED_TWO_CALLS);
+      assert.deepEqual(deltas, [
+        { type: 'tool_call_start', id: 'call_a', name: 'new_answer' },
+        { type: 'tool_call_start', id: 'call_b', name: 'vote' },
+      ]);
+    });
+
+    it('groups fragments without an index by id, or failing that opens a call at each name', async () => {
+      for (const omitToolCallIds of [false, true]) {
+        await start(() => ({ toolCalls: TWO_CALLS, chunkSize: 5, toolCallStyle: { omitIndex: true }, omitToolCallIds }));
+        const response = await provider().complete(request({ tools: TOOLS }), { signal: live() });
+        assert.deepEqual(calls(response), EXPECTED_TWO_CALLS, `omitToolCallIds: ${omitToolCallIds}`);
+        if (!omitToolCallIds) assert.deepEqual(response.toolCalls.map((c) => c.id), ['call_a', 'call_b']);
+        else assert.notEqual(response.toolCalls[0].id, response.toolCalls[1].id);
+      }
+    });
+
+    it('stringifies tool arguments sent as a JSON object', async () => {
+      await start(() => ({ toolCalls: TWO_CALLS, toolCallStyle: { argumentsAsObject: true, omitIndex: true } }));
+      const response = await provider().complete(request({ tools: TOOLS }), { signal: live() });
+      assert.deepEqual(calls(response), EXPECTED_TWO_CALLS);
+      assert.ok(response.toolCalls.every((c) => typeof c.arguments === 'string'));
+    });
+
+    it('counts tool calls that end with finish_reason "stop" (Ollama)', async () => {
+      await start(() => ({ toolCalls: TWO_CALLS, toolCallStyle: { whole: true }, finishReason: 'stop' }));
+      const response = await provider().complete(request({ tools: TOOLS }), { signal: live() });
+      assert.deepEqual(calls(response), EXPECTED_TWO_CALLS);
+      assert.equal(response.stopReason, 'tool_calls');
+    });
+
+    it('treats a legacy function_call, streamed or whole, as one tool call', async () => {
+      for (const whole of [false, true]) {
+        await start(() => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'it is right' } }], chunkSize: 4, toolCallStyle: { legacyFunctionCall: true, whole } }));
+        const deltas: StreamDelta[] = [];
+        const response = await provider().complete(request({ tools: TOOLS }), { signal: live(), onDelta: (d) => deltas.push(d) });
+        assert.deepEqual(calls(response), [['vote', { agent_id: 'agent1', reason: 'it is right' }]], `whole: ${whole}`);
+        assert.match(response.toolCalls[0].id, /^call_\w+$/);
+        assert.deepEqual(deltas, [{ type: 'tool_call_start', id: response.toolCalls[0].id, name: 'vote' }]);
+        assert.equal(response.stopReason, 'tool_calls');
+      }
+    });
+
+    it('reads content sent as an array of text parts, and content: null', async () => {
+      for (const reply of [{ contentAsParts: true }, { nullContent: true }, { contentAsParts: true, nullContent: true, nonStreaming: true }]) {
+        await start(() => ({ ...reply, reasoning: 'hm', text: 'Two and two.', chunkSize: 4, toolCalls: [{ name: 'vote', arguments: {} }] }));
+        const deltas: StreamDelta[] = [];
+        const response = await provider().complete(request({ tools: TOOLS }), { signal: live(), onDelta: (d) => deltas.push(d) });
+        assert.equal(response.text, 'Two and two.', JSON.stringify(reply));
+        assert.equal(texts(deltas), 'Two and two.', JSON.stringify(reply));
+        assert.equal(response.reasoning, 'hm');
+        assert.equal(response.toolCalls.length, 1);
+      }
+    });
+
+    it('shortens an HTML or plain-text error page to its gist, without the key', async () => {
+      const key = 'sk-proxy-SECRET-0123456789';
+      const page =
+        '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body { font-family: sans-serif; }</style>' +
+        `<script>var k = "${key}";</script></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center>` +
+        `<p>${'Lorem ipsum dolor sit amet. '.repeat(40)}</p></body></html>`;
+      await start((r) =>
+        r.index === 0
+          ? { error: { status: 502, body: page, contentType: 'text/html' } }
+          : { error: { status: 503, body: `upstream connect error for ${key}: ${'x'.repeat(1000)}`, contentType: 'text/plain' } },
+      );
+      for (const status of [502, 503]) {
+        const error = await rejection(provider({ apiKey: key }).complete(request(), { signal: live() }));
+        assert.equal(error.kind, 'server');
+        assert.equal(error.status, status);
+        assert.ok(!error.message.includes('<'), error.message);
+        assert.ok(error.message.length < 320, `${error.message.length} chars: ${error.message}`);
+        assert.ok(!inspect(error, { depth: 10 }).includes(key), 'the key leaked into the error');
+        if (status === 502) assert.match(error.message, /HTTP 502\): 502 Bad Gateway 502 Bad Gateway nginx Lorem/);
+        else assert.match(error.message, /HTTP 503\): upstream connect error for \*\*\*: x+…$/);
+      }
+    });
+
+    it('suggests /v1 when a base URL without it gets a 404, and only then', async () => {
+      const s = await start(() => ({ text: 'ok' }));
+      const origin = s.baseUrl.replace(/\/v1$/, '');
+      for (const baseUrl of [origin, `${origin}/`]) {
+        const error = await rejection(new OpenAICompatibleProvider({ model: 'm', baseUrl }).complete(request(), { signal: live() }));
+        assert.equal(error.kind, 'invalid_request');
+        assert.equal(error.status, 404);
+        assert.ok(error.message.includes(`did you mean ${origin}/v1?`), error.message);
+      }
+      assert.deepEqual(s.requests.map((r) => r.path), ['/chat/completions', '/chat/completions']);
+    });
   });
 });
 

@@ -3,6 +3,7 @@
 // retries, so one `complete` call is exactly one HTTP attempt, and every failure leaves here as a ProviderError.
 import { randomUUID } from 'node:crypto';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { Stream } from 'openai/streaming';
 import type {
   ChatMessage,
   CompleteOptions,
@@ -36,9 +37,45 @@ const PLACEHOLDER_KEY = 'not-needed';
 const HEADERS_TIMEOUT_MS = 5 * 60_000;
 
 type OpenAIMessage = OpenAI.Chat.ChatCompletionMessageParam;
-type ToolCallFragment = OpenAI.Chat.ChatCompletionChunk.Choice.Delta.ToolCall;
-/** DeepSeek, vLLM and Ollama stream reasoning in fields the SDK's types do not know. */
-type DeltaWithReasoning = OpenAI.Chat.ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+type Fetch = NonNullable<OpenAICompatibleOptions['fetch']>;
+/** Optional request fields some servers refuse with a 400. */
+type OptionalField = 'stream_options' | 'tool_choice';
+
+/** A chunk as servers really send it: looser than the SDK's types in every field read here. */
+interface WireChunk {
+  choices?: { index?: number; delta?: WireDelta | null; finish_reason?: string | null }[] | null;
+  usage?: OpenAI.CompletionUsage | null;
+}
+
+interface WireDelta {
+  /** A string, null, or (some servers) an array of `{ type: 'text', text }` parts. */
+  content?: unknown;
+  /** DeepSeek, vLLM and Ollama stream reasoning in fields the SDK's types do not know. */
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+  tool_calls?: WireToolCall[] | null;
+  /** The pre-tools API's single call. */
+  function_call?: WireFunction | null;
+}
+
+interface WireToolCall {
+  index?: number;
+  id?: string | null;
+  function?: WireFunction | null;
+}
+
+interface WireFunction {
+  name?: string | null;
+  /** A JSON string, in fragments; some servers send the parsed object, whole. */
+  arguments?: unknown;
+}
+
+/** A non-streamed `chat.completion` body, as servers ignoring `stream: true` send it. */
+interface WireCompletion {
+  choices?: { index?: number; message?: WireDelta | null; finish_reason?: string | null }[] | null;
+  usage?: OpenAI.CompletionUsage | null;
+  error?: object;
+}
 
 interface ToolCallSlot {
   id: string;
@@ -47,72 +84,78 @@ interface ToolCallSlot {
   started: boolean;
 }
 
+/** An SDK status error with the whole response body, which the SDK itself reduces to its `error` member. */
+type APIErrorWithBody = APIError & { responseBody?: unknown };
+
+/** The SDK client, keeping error bodies whole: vLLM, FastAPI servers and proxies put their explanation elsewhere. */
+class Client extends OpenAI {
+  protected override makeStatusError(status: number, error: object | undefined, message: string | undefined, headers: Headers): APIError {
+    // `error` is the parsed JSON body, `message` the raw text when the body is not JSON.
+    const apiError: APIErrorWithBody = super.makeStatusError(status, error as object, message, headers);
+    apiError.responseBody = error ?? message;
+    return apiError;
+  }
+}
+
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly client: OpenAI;
+  /** Optional fields this server refused: left out of every later request. */
+  private readonly refusedFields = new Set<OptionalField>();
 
   constructor(private readonly options: OpenAICompatibleOptions) {
     this.model = options.model;
     this.baseUrl = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
     this.apiKey = options.apiKey || undefined;
     this.description = `openai-compatible ${this.model} @ ${this.baseUrl}`;
-    this.client = new OpenAI({
+    this.client = new Client({
       baseURL: this.baseUrl,
       apiKey: this.apiKey ?? PLACEHOLDER_KEY,
       maxRetries: 0,
       timeout: HEADERS_TIMEOUT_MS,
       defaultHeaders: options.defaultHeaders,
-      fetch: options.fetch,
+      fetch: closingLastEvent(options.fetch ?? globalThis.fetch),
     });
   }
 
   async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
-    let text = '';
-    let reasoning = '';
-    let stopReason: string | undefined;
-    let usage: Usage | undefined;
-    const slots: ToolCallSlot[] = [];
-
+    const assembler = new ResponseAssembler(onDelta);
     try {
-      const stream = await this.client.chat.completions.create(this.buildBody(request), { signal });
-      for await (const chunk of stream) {
-        if (chunk.usage) usage = mapUsage(chunk.usage);
-        const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
-        if (!choice) continue;
-        const delta = (choice.delta ?? {}) as DeltaWithReasoning;
-        const thought = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : '';
-        if (thought) {
-          reasoning += thought;
-          onDelta?.({ type: 'reasoning', text: thought });
-        }
-        if (typeof delta.content === 'string' && delta.content) {
-          text += delta.content;
-          onDelta?.({ type: 'text', text: delta.content });
-        }
-        delta.tool_calls?.forEach((fragment, position) => {
-          const slot = accumulate(slots, fragment, position);
-          if (!slot.started && slot.name) {
-            slot.started = true;
-            slot.id ||= generatedCallId();
-            onDelta?.({ type: 'tool_call_start', id: slot.id, name: slot.name });
-          }
-        });
-        if (choice.finish_reason) stopReason = choice.finish_reason;
-      }
+      const { data: stream, response } = await this.send(request, signal);
+      const chunks = /event-stream/i.test(response.headers.get('content-type') ?? '') ? stream : wholeBodyChunks(await response.text());
+      for await (const chunk of chunks) assembler.add(chunk);
     } catch (error) {
       throw this.toProviderError(error, signal);
     }
     // On abort the SDK's stream iterator ends quietly instead of throwing, so the signal is the only witness.
     if (signal.aborted) throw new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
-    if (!stopReason) {
-      throw new ProviderError('stream_cut', `stream from ${this.baseUrl} ended without a finish_reason (${text.length} chars received)`);
+    const response = assembler.result();
+    if (!response) {
+      throw new ProviderError('stream_cut', `stream from ${this.baseUrl} ended without a finish_reason (${assembler.text.length} chars received)`);
     }
+    return response;
+  }
 
-    const toolCalls: ToolCall[] = slots.filter(Boolean).map((s) => ({ id: s.id || generatedCallId(), name: s.name, arguments: s.arguments }));
-    return { text, ...(reasoning ? { reasoning } : {}), toolCalls, usage, stopReason };
+  /** Sends the request; if the server refuses an optional field, sends it once more without (and remembers). */
+  private async send(request: ModelRequest, signal: AbortSignal) {
+    const body = this.buildBody(request);
+    try {
+      return await this.client.chat.completions.create(body, { signal }).withResponse();
+    } catch (error) {
+      if (!this.noteRefusedFields(error, body)) throw error;
+      return await this.client.chat.completions.create(this.buildBody(request), { signal }).withResponse();
+    }
+  }
+
+  /** True when a 400/422 blames optional fields the body had, which are then left out from now on. */
+  private noteRefusedFields(error: unknown, body: object): boolean {
+    if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
+    const refused = blamedFields(this.serverMessage(error)).filter((field) => field in body);
+    refused.forEach((field) => this.refusedFields.add(field));
+    return refused.length > 0;
   }
 
   private buildBody(request: ModelRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
@@ -123,11 +166,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
       model: this.model,
       messages: [{ role: 'system', content: request.system }, ...request.messages.map(toOpenAIMessage)],
       stream: true,
-      stream_options: { include_usage: true },
+      ...(this.refusedFields.has('stream_options') ? {} : { stream_options: { include_usage: true } }),
       ...(hasTools
         ? {
             tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
-            ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+            ...(request.toolChoice && !this.refusedFields.has('tool_choice') ? { tool_choice: request.toolChoice } : {}),
           }
         : {}),
       ...(temperature !== undefined ? { temperature } : {}),
@@ -168,11 +211,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
   // Status errors get no `cause`: the SDK error carries the server's message, which may echo the key.
   private fromApiError(error: APIError): ProviderError {
     const status = error.status;
-    const serverMessage = this.redact(extractServerMessage(error));
+    const serverMessage = this.serverMessage(error);
     const at = `${this.model} @ ${this.baseUrl}`;
     if (status === undefined) {
-      // An `error` object sent inside the SSE stream after a 200.
-      return new ProviderError('server', `${at} reported an error mid-stream: ${serverMessage}`);
+      // An `error` object sent after a 200: inside the SSE stream, or as the whole JSON body.
+      return new ProviderError('server', `${at} reported an error in its response: ${serverMessage}`);
     }
     const retryAfterMs = parseRetryAfter(error.headers);
     const options = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
@@ -180,11 +223,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
       return new ProviderError('auth', `${at} refused the credentials (HTTP ${status}): ${serverMessage}`, options);
     }
     if (status === 404) {
-      return new ProviderError(
-        'invalid_request',
-        `${at} returned HTTP 404: ${serverMessage} (check that the model name and the base URL are right)`,
-        options,
-      );
+      // Many servers serve the API under /v1 only; guessing a rewrite would break paths like OpenRouter's /api/v1.
+      const v1 = this.baseUrl.endsWith('/v1') ? '' : `; did you mean ${this.baseUrl}/v1?`;
+      return new ProviderError('invalid_request', `${at} returned HTTP 404: ${serverMessage} (check that the model name and the base URL are right${v1})`, options);
     }
     if (status === 400 || status === 422) {
       return new ProviderError('invalid_request', `${at} rejected the request (HTTP ${status}): ${serverMessage}`, options);
@@ -194,6 +235,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
       return new ProviderError('server', `${at} failed (HTTP ${status}): ${serverMessage}`, options);
     }
     return new ProviderError('unknown', `${at} answered HTTP ${status}: ${serverMessage}`, options);
+  }
+
+  /** The server's explanation, redacted; one from a body in another shape than OpenAI's is cut to its gist. */
+  private serverMessage(error: APIErrorWithBody): string {
+    const message = (error.error as { message?: unknown } | undefined)?.message;
+    if (typeof message === 'string' && message) return this.redact(message);
+    // Redact before clipping, so no part of the key survives the cut.
+    return clip(this.redact(error.responseBody === undefined ? error.message : bodyText(error.responseBody)));
   }
 
   private redact(message: string): string {
@@ -219,16 +268,160 @@ function toOpenAIMessage(message: ChatMessage): OpenAIMessage {
   }
 }
 
-/** Merges one streamed fragment into its call. Fragments are keyed by `index`; a server omitting it gets array order. */
-function accumulate(slots: ToolCallSlot[], fragment: ToolCallFragment, position: number): ToolCallSlot {
-  const index = typeof fragment.index === 'number' ? fragment.index : position;
-  const slot = (slots[index] ??= { id: '', name: '', arguments: '', started: false });
-  if (fragment.id && !slot.id) slot.id = fragment.id;
-  // Some servers repeat the full name in later fragments; the SDK's own accumulator also overwrites.
-  if (fragment.function?.name) slot.name = fragment.function.name;
-  if (fragment.function?.arguments) slot.arguments += fragment.function.arguments;
-  return slot;
+/**
+ * Folds chunks into a response, reporting deltas as they come. Servers deviate from OpenAI in many small ways here;
+ * each is absorbed where the field is read.
+ */
+class ResponseAssembler {
+  text = '';
+  private finishReason: string | undefined;
+  private reasoning = '';
+  private usage: Usage | undefined;
+  private readonly calls: ToolCallSlot[] = [];
+  private readonly callsByIndex = new Map<number, ToolCallSlot>();
+  private current: ToolCallSlot | undefined;
+
+  constructor(private readonly onDelta: CompleteOptions['onDelta']) {}
+
+  add(chunk: WireChunk): void {
+    // Some servers repeat a running usage in every chunk or put it in the finish chunk: the last one is the total.
+    if (chunk.usage) this.usage = mapUsage(chunk.usage);
+    const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta ?? {};
+    const thought = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : '';
+    if (thought) {
+      this.reasoning += thought;
+      this.onDelta?.({ type: 'reasoning', text: thought });
+    }
+    const text = contentText(delta.content);
+    if (text) {
+      this.text += text;
+      this.onDelta?.({ type: 'text', text });
+    }
+    delta.tool_calls?.forEach((fragment) => this.addToolCall(fragment));
+    if (delta.function_call) this.addToolCall({ function: delta.function_call });
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  /** Undefined until a finish_reason arrived: without one the response is incomplete. */
+  result(): ModelResponse | undefined {
+    if (!this.finishReason) return undefined;
+    const toolCalls: ToolCall[] = this.calls.map((s) => ({ id: s.id || generatedCallId(), name: s.name, arguments: s.arguments }));
+    // Ollama reports 'stop' after tool calls, the legacy API 'function_call': either way the turn ended in calls.
+    const endedInCalls = toolCalls.length > 0 && (this.finishReason === 'stop' || this.finishReason === 'function_call');
+    const stopReason = endedInCalls ? 'tool_calls' : this.finishReason;
+    return { text: this.text, ...(this.reasoning ? { reasoning: this.reasoning } : {}), toolCalls, usage: this.usage, stopReason };
+  }
+
+  private addToolCall(fragment: WireToolCall): void {
+    const slot = this.slotFor(fragment);
+    this.current = slot;
+    if (fragment.id && !slot.id) slot.id = fragment.id;
+    const { name, arguments: args } = fragment.function ?? {};
+    // Some servers repeat the full name in later fragments; the SDK's own accumulator also overwrites.
+    if (name) slot.name = name;
+    if (typeof args === 'string') slot.arguments += args;
+    else if (args !== undefined && args !== null) slot.arguments = JSON.stringify(args);
+    if (!slot.started && slot.name) {
+      slot.started = true;
+      slot.id ||= generatedCallId();
+      this.onDelta?.({ type: 'tool_call_start', id: slot.id, name: slot.name });
+    }
+  }
+
+  /**
+   * Fragments of one call share an `index`. Servers that leave it out are grouped by `id`; with neither, a named
+   * fragment opens a call and an unnamed one continues the current call.
+   */
+  private slotFor(fragment: WireToolCall): ToolCallSlot {
+    if (typeof fragment.index === 'number') return this.callsByIndex.get(fragment.index) ?? this.open(fragment.index);
+    if (fragment.id) return this.calls.find((c) => c.id === fragment.id) ?? this.open();
+    return fragment.function?.name || !this.current ? this.open() : this.current;
+  }
+
+  private open(index?: number): ToolCallSlot {
+    const slot = { id: '', name: '', arguments: '', started: false };
+    this.calls.push(slot);
+    if (index !== undefined) this.callsByIndex.set(index, slot);
+    return slot;
+  }
 }
+
+/**
+ * The chunks of a body not labelled as an event stream, read whole: servers ignoring `stream: true` send one plain
+ * `chat.completion` (labelled JSON, HTML or nothing), and some proxies label a real stream as JSON.
+ */
+async function* wholeBodyChunks(text: string): AsyncGenerator<WireChunk> {
+  if (text.trimStart().startsWith('{')) yield completionAsChunk(JSON.parse(text));
+  else yield* Stream.fromSSEResponse<WireChunk>(new Response(text), new AbortController());
+}
+
+/** A whole `chat.completion` body recast as the one chunk a stream of it would add up to. */
+function completionAsChunk(body: WireCompletion): WireChunk {
+  // The SDK does the same for an `error` object inside a stream.
+  if (body.error) throw new APIError(undefined, body.error, undefined, undefined);
+  return {
+    usage: body.usage,
+    // A body that arrived whole is complete even when the server left finish_reason out.
+    choices: body.choices?.map((c) => ({ index: c.index, delta: c.message, finish_reason: c.finish_reason ?? 'stop' })),
+  };
+}
+
+/** Delta content as text: a string, or the text of an array of parts; null and anything else is no text. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part: { text?: unknown } | null) => (typeof part?.text === 'string' ? part.text : '')).join('');
+}
+
+/** How servers word a refused unknown field: OpenAI/Azure, zod, pydantic v1 and v2, serde. */
+const UNKNOWN_FIELD = /unrecognized (request )?(argument|field|key|parameter)|extra (fields|inputs) (are )?not permitted|unknown (field|parameter)/i;
+
+/**
+ * The optional fields a 400's message blames. Unknown-field wording that does not name tool_choice blames
+ * stream_options, the field older servers lack most often.
+ */
+function blamedFields(message: string): OptionalField[] {
+  const toolChoice = /tool[_ ]choice/i.test(message);
+  const streamOptions = /stream_options/i.test(message) || (!toolChoice && UNKNOWN_FIELD.test(message));
+  return [...(streamOptions ? ['stream_options' as const] : []), ...(toolChoice ? ['tool_choice' as const] : [])];
+}
+
+/** Readable text from an error body: a message-like member of JSON, or the text of an HTML page or plain text. */
+function bodyText(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const { message, detail, error } = body as Record<string, unknown>;
+    const text = [message, detail, error].find((v) => typeof v === 'string' && v);
+    return typeof text === 'string' ? text : JSON.stringify(body);
+  }
+  return String(body)
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const MAX_BODY_TEXT = 200;
+
+function clip(text: string): string {
+  return text.length > MAX_BODY_TEXT ? `${text.slice(0, MAX_BODY_TEXT).trimEnd()}…` : text;
+}
+
+/**
+ * The SDK's SSE decoder drops a last event that lacks its closing blank line, which servers ending without `[DONE]`
+ * send; a trailing blank line restores it, and is harmless to SSE and JSON bodies alike.
+ */
+function closingLastEvent(fetchImpl: Fetch): Fetch {
+  return async (input, init) => {
+    const response = await fetchImpl(input, init);
+    if (!response.ok || !response.body) return response;
+    const close = new TransformStream<Uint8Array, Uint8Array>({ flush: (controller) => controller.enqueue(BLANK_LINE) });
+    return new Response(response.body.pipeThrough(close), response);
+  };
+}
+
+const BLANK_LINE = new TextEncoder().encode('\n\n');
 
 function generatedCallId(): string {
   return `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
@@ -240,12 +433,6 @@ function mapUsage(usage: OpenAI.CompletionUsage): Usage {
     cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
     outputTokens: usage.completion_tokens ?? 0,
   };
-}
-
-function extractServerMessage(error: APIError): string {
-  const body = error.error as { message?: unknown } | undefined;
-  if (typeof body?.message === 'string' && body.message) return body.message;
-  return error.message;
 }
 
 /** Milliseconds from `retry-after-ms`, or `retry-after` as seconds or an HTTP date. */

@@ -1,0 +1,67 @@
+// One line of text per engine event that matters to a person (answers, votes, invalidations, retries, failures,
+// budget, the winner, the end). Shared by the CLI's stderr progress and the extension's log channel.
+
+import type { RunEvent } from './events';
+import type { RunState, UsageTotals } from './run-state';
+
+export const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+function who(state: RunState, agentId: string): string {
+  const a = state.agents.find((x) => x.id === agentId);
+  return a ? `${a.label} (${a.id})` : agentId;
+}
+
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Cost as we know it: exact, a lower bound when some calls had no known price, or unknown. */
+export function costText(u: UsageTotals): string {
+  if (u.calls === 0) return 'cost $0';
+  if (u.unpricedCalls === u.calls) return 'cost unknown (no known price for these models)';
+  return `cost $${u.costUsd.toFixed(4)}${u.unpricedCalls ? ` + unknown (${u.unpricedCalls} call(s) without a known price)` : ''}${u.estimated ? ' (some tokens estimated)' : ''}`;
+}
+
+/** The progress line for an event, or undefined for events that only feed the footer. */
+export function describeEvent(event: RunEvent, state: RunState): string | undefined {
+  const at = `[${secs(event.t).padStart(6)}]`;
+  switch (event.type) {
+    case 'run_started':
+      return `MassGen: ${event.agents.length} agent(s): ${event.agents.map((a) => `${a.label} ${a.id} (${a.model})`).join(', ')}`;
+    case 'round_started':
+      return `${at} round ${event.round}: ${event.agentIds.map((id) => who(state, id)).join(', ')}`;
+    case 'answer_added':
+      return `${at} ${who(state, event.agentId)} answered ${event.label}: ${oneLine(event.content, 80)}`;
+    case 'vote_cast':
+      return `${at} ${who(state, event.vote.voterId)} voted for ${event.vote.targetLabel}: ${oneLine(event.vote.reason, 80)}`;
+    case 'vote_invalidated':
+      return `${at} ${who(state, event.voterId)} vote for ${event.targetLabel} no longer counts (${event.reason})`;
+    case 'correction':
+      return `${at} ${who(state, event.agentId)} corrected (attempt ${event.attempt}): ${oneLine(event.message, 100)}`;
+    case 'retry':
+      return `${at} ${who(state, event.agentId)} retrying in ${secs(event.delayMs)}: ${oneLine(event.error, 120)}`;
+    case 'turn_failed':
+      return event.willRetry ? undefined : `${at} ${who(state, event.agentId)} turn failed: ${oneLine(event.error, 160)}`;
+    case 'agent_failed':
+      return `${at} ${who(state, event.agentId)} FAILED: ${oneLine(event.error, 200)}`;
+    case 'winner_selected': {
+      const votes = Object.entries(event.votes).map(([id, n]) => `${id} ${n}`).join(', ') || 'no current votes';
+      const how = event.basis === 'current_votes' ? '' : event.basis === 'latest_votes' ? ' (from the latest valid votes)' : ' (no votes: newest answer)';
+      return `${at} winner: ${who(state, event.agentId)} with ${event.label}; votes: ${votes}${event.tieBreak ? ' (tie broken by config order)' : ''}${how}`;
+    }
+    case 'final_answer':
+      return event.fallback ? `${at} final answer: ${event.fallback}; using the voted answer` : undefined;
+    case 'budget_reached': {
+      const s = event.spent;
+      return `${at} budget reached (${event.limit} ${event.limitValue}): no new model calls; spent ${s.calls} call(s), ${s.totalTokens} tokens, $${s.costUsd.toFixed(4)}`;
+    }
+    case 'run_ended': {
+      const u = state.usage;
+      const usage = `${u.calls} model call(s), ${u.inputTokens} input tokens (${u.cachedInputTokens} cached), ${u.outputTokens} output tokens`;
+      return `${at} done: ${event.reason} in ${secs(event.durationMs)}; ${usage}; ${costText(u)}${event.error ? `\n${event.error}` : ''}`;
+    }
+    default:
+      return undefined;
+  }
+}

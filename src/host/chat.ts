@@ -1,0 +1,215 @@
+// The @massgen chat participant: runs the team on the prompt (plus attached files and selections), streams the
+// coordination into the response, and ends with the winner, the tally, usage and buttons. With no agents
+// configured it uses the chat view's selected model (request.model) and the other available chat models.
+
+import * as vscode from 'vscode';
+import { fenceFor } from '../core/edit/selection-task';
+import { costText, oneLine } from '../core/engine/describe';
+import type { RunEvent } from '../core/engine/events';
+import type { RunState } from '../core/engine/run-state';
+import { resolveRunConfig, MissingKeyError } from './run-config';
+import type { KeyStore } from './keys';
+import type { RunManager } from './runs';
+import { captureTarget, type ApplyTarget, type RunPreviews } from './run-previews';
+import type { SeedFile } from '../core/workspace/scratch';
+import { ConfigError } from '../core/config/load';
+
+export const PARTICIPANT_ID = 'massgen.chat';
+const MAX_REFERENCE_CHARS = 100_000;
+
+interface ChatResultMeta {
+  runId?: string;
+  winner?: string | null;
+  command?: string;
+}
+
+async function referenceBlock(ref: vscode.ChatPromptReference): Promise<{ text: string; target?: ApplyTarget } | undefined> {
+  const value = ref.value;
+  const location = value instanceof vscode.Location ? value : undefined;
+  const uri = location?.uri ?? (value instanceof vscode.Uri ? value : undefined);
+  if (!uri) return typeof value === 'string' ? { text: value } : undefined;
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const range = location?.range ?? new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+  const code = doc.getText(range).slice(0, MAX_REFERENCE_CHARS);
+  const fence = fenceFor(code);
+  const where = location ? `${vscode.workspace.asRelativePath(uri)} lines ${range.start.line + 1}–${range.end.line + 1}` : vscode.workspace.asRelativePath(uri);
+  return { text: `${where}:\n${fence}${doc.languageId}\n${code}\n${fence}`, target: captureTarget(doc, range) };
+}
+
+const MAX_HISTORY_CHARS = 8_000;
+
+/** The files attached to an /edit request, to seed every agent's scratch folder with. */
+async function filesToEdit(refs: readonly vscode.ChatPromptReference[]): Promise<{ seed: SeedFile[]; uris: Map<string, vscode.Uri> }> {
+  const uris = new Map<string, vscode.Uri>();
+  for (const ref of refs) {
+    const uri = ref.value instanceof vscode.Location ? ref.value.uri : ref.value instanceof vscode.Uri ? ref.value : undefined;
+    if (uri) uris.set(vscode.workspace.asRelativePath(uri, false), uri);
+  }
+  const seed = await Promise.all([...uris].map(async ([relativePath, uri]) => ({ relativePath, content: (await vscode.workspace.openTextDocument(uri)).getText() })));
+  return { seed, uris };
+}
+
+function editInstructions(paths: string[]): string {
+  return [
+    `The files to change are in your working folder: ${paths.join(', ')}.`,
+    'Make the changes there with edit_file or write_file (read_file and list_directory show what is there; the other agents\' folders are readable under peers/).',
+    'Then call new_answer with a short summary of what you changed and why — or vote, if another agent\'s work (see peers/agentK/) is better.',
+  ].join('\n');
+}
+
+/** The previous exchange with @massgen, so a follow-up ("explain the vote", "now add tests") has its context. */
+function previousExchange(history: vscode.ChatContext['history']): string | undefined {
+  for (let i = history.length - 1; i > 0; i--) {
+    const turn = history[i];
+    const ask = history[i - 1];
+    if (!(turn instanceof vscode.ChatResponseTurn) || turn.participant !== PARTICIPANT_ID || !(ask instanceof vscode.ChatRequestTurn)) continue;
+    const answer = turn.response
+      .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+      .join('')
+      .slice(-MAX_HISTORY_CHARS);
+    return `<CONVERSATION_HISTORY>\nUser: ${ask.prompt}\nAssistant (MassGen): ${answer}\n<END OF CONVERSATION_HISTORY>`;
+  }
+  return undefined;
+}
+
+function activeSelectionTarget(): ApplyTarget | undefined {
+  const editor = vscode.window.activeTextEditor;
+  return editor && !editor.selection.isEmpty ? captureTarget(editor.document, editor.selection) : undefined;
+}
+
+function tallyMarkdown(state: RunState): string {
+  const rows = state.agents
+    .filter((a) => a.latestAnswerLabel)
+    .map((a) => {
+      const voters = state.agents.filter((v) => v.currentVote?.targetId === a.id).map((v) => v.label);
+      const win = state.winner?.agentId === a.id ? ' (winner)' : '';
+      return `| ${a.latestAnswerLabel}${win} | ${a.model} | ${voters.length} | ${voters.join(', ') || '–'} |`;
+    });
+  return ['| answer | model | votes | voters |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** The chat lines for one event; progress for phases, markdown for answers and votes. */
+function narrate(event: RunEvent, state: RunState, stream: vscode.ChatResponseStream): void {
+  const who = (id: string) => state.agents.find((a) => a.id === id)?.label ?? id;
+  switch (event.type) {
+    case 'round_started':
+      stream.progress(event.round === 1 ? `${event.agentIds.length} agents are working on it…` : `Round ${event.round}: ${event.agentIds.length} agent(s) reviewing the answers…`);
+      break;
+    case 'answer_added':
+      stream.markdown(new vscode.MarkdownString(`\n\n**${event.label}** answered: ${oneLine(event.content, 160)}\n`));
+      break;
+    case 'vote_cast':
+      stream.markdown(new vscode.MarkdownString(`\n- ${who(event.vote.voterId)} voted for **${event.vote.targetLabel}**: ${oneLine(event.vote.reason, 160)}\n`));
+      break;
+    case 'vote_invalidated':
+      stream.markdown(new vscode.MarkdownString(`\n- ${who(event.voterId)}'s vote for ${event.targetLabel} no longer counts (${event.reason})\n`));
+      break;
+    case 'retry':
+      stream.progress(`${who(event.agentId)} retrying in ${(event.delayMs / 1000).toFixed(0)} s…`);
+      break;
+    case 'agent_failed':
+      stream.markdown(new vscode.MarkdownString(`\n- ⚠️ ${who(event.agentId)} failed: ${oneLine(event.error, 200)}\n`));
+      break;
+    case 'final_started':
+      stream.progress('Preparing the final answer…');
+      break;
+  }
+}
+
+async function describeTeam(keys: KeyStore, stream: vscode.ChatResponseStream, command: 'config' | 'agents'): Promise<void> {
+  const run = await resolveRunConfig(keys);
+  if (run.kind === 'chat-models') {
+    stream.markdown('No agents are configured, so MassGen uses your VS Code chat models: the model selected in this chat first, then others that are available (or one model with three personas).\n');
+  } else {
+    stream.markdown(`Agents from **${run.config.source}**:\n\n${run.config.agents.map((a) => `- \`${a.id}\`: ${a.backend.type} ${a.backend.model}`).join('\n')}\n`);
+  }
+  if (command === 'config') {
+    const o = run.config.orchestrator;
+    stream.markdown(`\nVoting: ${o.votingSensitivity}; answers per agent: ${o.maxNewAnswersPerAgent ?? 'unlimited'}; rounds: ${o.maxRounds}; final answer: ${o.finalAnswer}.\n`);
+    stream.button({ command: 'massgen.openConfig', title: 'Open Config' });
+    stream.button({ command: 'workbench.action.openSettings', arguments: ['massgen'], title: 'Settings' });
+  }
+}
+
+export function registerChatParticipant(context: vscode.ExtensionContext, deps: { runs: RunManager; keys: KeyStore; previews: RunPreviews; scratchDir: string }): void {
+  const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token): Promise<vscode.ChatResult> => {
+    if (request.command === 'config' || request.command === 'agents') {
+      try {
+        await describeTeam(deps.keys, stream, request.command);
+      } catch (err) {
+        stream.markdown(`Configuration problem: ${(err as Error).message}`);
+      }
+      return { metadata: { command: request.command } satisfies ChatResultMeta };
+    }
+    if (!request.prompt.trim()) {
+      stream.markdown('Tell me what to do, e.g. `@massgen refactor #selection to use async/await`.');
+      return {};
+    }
+    const blocks = (await Promise.all(request.references.map(referenceBlock))).filter((b) => b !== undefined);
+    const files = request.command === 'edit' ? await filesToEdit(request.references) : undefined;
+    if (files && files.seed.length === 0) {
+      stream.markdown('Attach the files to change, e.g. `@massgen /edit rename parse to parseDuration #file:util.ts #file:main.ts`.');
+      return {};
+    }
+    const history = previousExchange(chatContext.history);
+    const context = files ? editInstructions(files.seed.map((f) => f.relativePath)) : blocks.length ? `Context:\n\n${blocks.map((b) => b.text).join('\n\n')}` : undefined;
+    const task = [history, request.prompt, context].filter(Boolean).join('\n\n');
+    const target = files ? undefined : (blocks.find((b) => b.target)?.target ?? activeSelectionTarget());
+
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      let run;
+      try {
+        run = await deps.runs.start({
+          task,
+          title: oneLine(request.prompt, 60),
+          signal: abort.signal,
+          preferredModel: request.model,
+          files: files && { baseDir: deps.scratchDir, seed: files.seed },
+        });
+      } catch (err) {
+        stream.markdown(`MassGen could not start: ${(err as Error).message}`);
+        if (err instanceof MissingKeyError) stream.button({ command: 'massgen.setApiKey', arguments: [err.envVar], title: `Set ${err.envVar}` });
+        if (err instanceof ConfigError) stream.button({ command: 'workbench.action.openSettings', arguments: ['massgen'], title: 'Open Settings' });
+        return { errorDetails: { message: (err as Error).message } };
+      }
+      if (target) deps.previews.register(run.id, target);
+      if (files) deps.previews.registerFiles(run.id, files.uris);
+      stream.markdown(new vscode.MarkdownString(`Team: ${run.state.agents.map((a) => `${a.label} (${a.model})`).join(', ')}\n`));
+      const listener = run.onEvent((event, state) => narrate(event, state, stream));
+      const result = await run.result;
+      listener.dispose();
+      const state = run.state;
+      if (result.finalAnswer === null) {
+        stream.markdown(`\n\nNo answer: ${result.reason}. ${result.error ?? ''}`);
+        return { metadata: { runId: run.id, winner: null } satisfies ChatResultMeta };
+      }
+      const winner = state.agents.find((a) => a.id === result.winnerId);
+      const ending = result.reason === 'consensus' ? '' : ` — ended by ${result.reason.replace('_', ' ')}`;
+      stream.markdown(new vscode.MarkdownString(`\n\n---\n\n### ${result.winnerLabel} wins (${winner?.model ?? ''})${ending}\n\n`));
+      stream.markdown(new vscode.MarkdownString(result.finalAnswer));
+      stream.markdown(new vscode.MarkdownString(`\n\n${tallyMarkdown(state)}\n\n${state.usage.calls} model call(s) · ${state.usage.inputTokens + state.usage.outputTokens} tokens · ${costText(state.usage)}\n`));
+      if (files) stream.button({ command: 'massgen.applyRun', arguments: [run.id], title: 'Review and apply the changes…' });
+      else if (target && /```|~~~/.test(result.finalAnswer)) stream.button({ command: 'massgen.previewRun', arguments: [run.id], title: 'Apply to editor…' });
+      stream.button({ command: 'massgen.showVoteViewer', arguments: [{ runId: run.id }], title: 'Open vote viewer' });
+      return { metadata: { runId: run.id, winner: result.winnerId } satisfies ChatResultMeta };
+    } finally {
+      sub.dispose();
+    }
+  };
+
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+  participant.followupProvider = {
+    provideFollowups(result: vscode.ChatResult) {
+      const meta = result.metadata as ChatResultMeta | undefined;
+      if (!meta?.runId) return [];
+      return [
+        { prompt: 'Explain why the winning answer won and what the others missed.', label: 'Explain the vote' },
+        { prompt: '', command: 'agents', label: 'Which agents ran?' },
+      ];
+    },
+  };
+  context.subscriptions.push(participant);
+}

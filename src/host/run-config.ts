@@ -1,0 +1,83 @@
+// Where a run's configuration comes from inside VS Code, in order: the `massgen.configFile` YAML, the workspace's
+// `.massgen/config.yaml`, the `massgen.agents` setting, else nothing configured → the user's VS Code chat models.
+// A workspace that is not trusted cannot supply YAML (its endpoints could redirect the user's keys).
+
+import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { keyRequirement } from '../core/config/backends';
+import { loadConfigFile, type ConfigWarning } from '../core/config/load';
+import { configFromSettings, type MassGenSettings, type SettingsAgent } from '../core/config/settings';
+import type { MassGenConfig } from '../core/config/types';
+import type { KeyStore } from './keys';
+
+/** A required key is missing; the UI offers "Set API Key" for `envVar`. */
+export class MissingKeyError extends Error {
+  constructor(readonly envVar: string, agentId: string) {
+    super(`Agent '${agentId}' needs ${envVar}. Run "MassGen: Set API Key…" to store it, or set it in the environment VS Code starts with.`);
+  }
+}
+
+export type RunConfig = { kind: 'configured'; config: MassGenConfig; warnings: ConfigWarning[] } | { kind: 'chat-models'; config: MassGenConfig };
+
+export function readSettings(): MassGenSettings & { configFile: string } {
+  const c = vscode.workspace.getConfiguration('massgen');
+  return {
+    agents: c.get<SettingsAgent[]>('agents', []),
+    configFile: c.get<string>('configFile', ''),
+    votingSensitivity: c.get('votingSensitivity'),
+    answerNovelty: c.get('answerNovelty'),
+    maxAnswersPerAgent: c.get<number | null>('maxAnswersPerAgent', null),
+    maxRounds: c.get('maxRounds'),
+    finalAnswer: c.get('finalAnswer'),
+    timeoutSeconds: c.get('timeoutSeconds'),
+    agentTurnTimeoutSeconds: c.get('agentTurnTimeoutSeconds'),
+    budget: { maxCostUsd: c.get('budget.maxCostUsd'), maxTotalTokens: c.get('budget.maxTotalTokens'), maxCalls: c.get('budget.maxCalls') },
+    defaultBaseUrls: c.get<Record<string, string>>('providers.defaultBaseUrls', {}),
+  };
+}
+
+function workspaceRoot(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+/** The YAML file to use, if any: the setting (relative to the workspace), else the workspace's own. */
+export function configFilePath(setting: string): string | undefined {
+  const root = workspaceRoot();
+  if (setting.trim()) return isAbsolute(setting) || !root ? setting : join(root, setting);
+  if (!root || !vscode.workspace.isTrusted) return undefined;
+  const project = join(root, '.massgen', 'config.yaml');
+  return existsSync(project) ? project : undefined;
+}
+
+async function fillKeys(config: MassGenConfig, keys: KeyStore): Promise<void> {
+  for (const agent of config.agents) {
+    const b = agent.backend;
+    if (b.apiKey || b.family === 'vscode-lm') continue;
+    const req = keyRequirement(b.type, b.baseUrl);
+    for (const env of b.apiKeyEnv ? [b.apiKeyEnv, ...req.envVars] : req.envVars) {
+      b.apiKey = await keys.get(env);
+      if (b.apiKey) break;
+    }
+    if (!b.apiKey && req.required) throw new MissingKeyError(b.apiKeyEnv ?? req.envVars[0] ?? 'an API key', agent.id);
+  }
+}
+
+/** The config for a run; throws ConfigError (bad config) or MissingKeyError with messages fit for a notification. */
+export async function resolveRunConfig(keys: KeyStore): Promise<RunConfig> {
+  const settings = readSettings();
+  const file = configFilePath(settings.configFile);
+  if (file) {
+    const { config, warnings } = loadConfigFile(file, process.env, { requireKeys: false, host: 'vscode' });
+    await fillKeys(config, keys);
+    return { kind: 'configured', config, warnings };
+  }
+  if (settings.agents.length > 0) {
+    const { config, warnings } = configFromSettings(settings, process.env);
+    await fillKeys(config, keys);
+    return { kind: 'configured', config, warnings };
+  }
+  // Zero-config: the orchestrator settings still apply; the agents come from VS Code's chat models.
+  const { config } = configFromSettings({ ...settings, agents: [{ provider: 'vscode-lm', model: 'auto' }] }, process.env);
+  return { kind: 'chat-models', config: { ...config, agents: [], source: 'VS Code chat models' } };
+}

@@ -1,0 +1,123 @@
+// Connects a run's winning answer to the place it should go: the selection "Run on selection" started from, or
+// the selection/file attached in chat. Shared by the command, the chat buttons and the vote viewer's actions.
+
+import * as vscode from 'vscode';
+import { extractCode } from '../core/edit/extract-code';
+import type { PreviewManager } from './preview';
+import { diffFolder } from '../core/workspace/changes';
+import type { ActiveRun, RunManager } from './runs';
+
+/** A document region captured when a run started. */
+export interface ApplyTarget {
+  uri: vscode.Uri;
+  version: number;
+  text: string;
+  start: number;
+  end: number;
+  languageId: string;
+}
+
+export function captureTarget(doc: vscode.TextDocument, range: vscode.Range): ApplyTarget {
+  return { uri: doc.uri, version: doc.version, text: doc.getText(), start: doc.offsetAt(range.start), end: doc.offsetAt(range.end), languageId: doc.languageId };
+}
+
+export class RunPreviews {
+  private readonly targets = new Map<string, ApplyTarget>();
+  private readonly files = new Map<string, ReadonlyMap<string, vscode.Uri>>();
+
+  constructor(private readonly runs: RunManager, private readonly preview: PreviewManager) {}
+
+  register(runId: string, target: ApplyTarget): void {
+    this.targets.set(runId, target);
+  }
+
+  /** For runs on files: the seeded relative paths and the workspace files they came from. */
+  registerFiles(runId: string, uris: ReadonlyMap<string, vscode.Uri>): void {
+    this.files.set(runId, uris);
+  }
+
+  /** Opens the winner's diff for the run. Returns a note about the code extraction, or undefined if nothing shown. */
+  async show(runId: string): Promise<{ note?: string } | undefined> {
+    if (this.files.has(runId)) return (await this.apply(runId)) ? {} : undefined;
+    const run = this.runs.find(runId);
+    const target = this.targets.get(runId);
+    const final = run?.state.finalAnswer;
+    if (!run || !final) {
+      void vscode.window.showInformationMessage('MassGen: this run has no final answer to preview.');
+      return undefined;
+    }
+    if (!target) {
+      void vscode.window.showInformationMessage('MassGen: this run was not started from an editor selection, so there is nothing to apply it to. Copy the answer instead.');
+      return undefined;
+    }
+    const original = target.text.slice(target.start, target.end);
+    const extracted = extractCode(final.content, { languageId: target.languageId, originalText: original });
+    const winner = run.state.agents.find((a) => a.id === final.agentId);
+    await this.preview.show({
+      id: run.id,
+      uri: target.uri,
+      version: target.version,
+      originalDoc: target.text,
+      start: target.start,
+      end: target.end,
+      replacement: extracted.code,
+      winner: `${final.label}${winner ? ` (${winner.model})` : ''}`,
+    });
+    return { note: extracted.note };
+  }
+
+  async apply(runId: string): Promise<boolean> {
+    const files = this.files.get(runId);
+    const run = this.runs.find(runId);
+    if (files && run) {
+      const applied = await applyFolderChanges(run, files);
+      if (applied) await run.scratch?.dispose();
+      return applied;
+    }
+    if (this.preview.pending?.id !== runId && !(await this.show(runId))) return false;
+    return this.preview.apply();
+  }
+}
+
+/**
+ * Applies the winner's scratch folder to the workspace as ONE WorkspaceEdit, every change marked as needing
+ * confirmation so VS Code shows its refactor preview first. Refused when a file changed since the run started.
+ */
+export async function applyFolderChanges(run: ActiveRun, fileUris: ReadonlyMap<string, vscode.Uri>): Promise<boolean> {
+  const winner = run.state.winner;
+  if (!run.scratch || !winner) {
+    void vscode.window.showInformationMessage('MassGen: this run has no file changes to apply.');
+    return false;
+  }
+  const label = winner.label.split('.')[0];
+  const changes = await diffFolder(run.scratch.folderOf(label), run.scratch.seededFiles(label));
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const text = changes.filter((c) => !c.binary);
+  if (text.length === 0) {
+    void vscode.window.showInformationMessage(`MassGen: the winner (${winner.label}) changed no text files.`);
+    return false;
+  }
+  const edit = new vscode.WorkspaceEdit();
+  const stale: string[] = [];
+  for (const c of text) {
+    const uri = fileUris.get(c.relativePath) ?? (root && vscode.Uri.joinPath(root, c.relativePath));
+    if (!uri) continue;
+    const meta = { needsConfirmation: true, label: `${c.kind}: ${c.relativePath}`, description: `MassGen winner ${winner.label}` };
+    if (c.kind === 'added') {
+      edit.createFile(uri, { overwrite: false, contents: new TextEncoder().encode(c.after ?? '') }, meta);
+    } else if (c.kind === 'deleted') {
+      edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
+    } else {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      if (doc.getText() !== c.before) stale.push(c.relativePath);
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), c.after ?? '', meta);
+    }
+  }
+  if (stale.length) {
+    void vscode.window.showWarningMessage(`MassGen: not applied: ${stale.join(', ')} changed since the run started. Run again on the current files.`);
+    return false;
+  }
+  const skipped = changes.length - text.length;
+  if (skipped) void vscode.window.showInformationMessage(`MassGen: ${skipped} binary file change(s) left out.`);
+  return vscode.workspace.applyEdit(edit);
+}

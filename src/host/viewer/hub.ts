@@ -1,0 +1,418 @@
+// The vote viewer's host side, free of `vscode` so it runs in Node tests and the benchmark: it follows the runs of
+// the RunManager (keeping the viewer extras next to each run's RunState), and serves any number of webviews (the
+// sidebar view, the editor panel) through ports. Per webview: one snapshot on (re)connect, then numbered,
+// coalesced deltas; a webview that was hidden, reloaded or lost a delta gets a fresh snapshot.
+
+import type { RunEvent } from '../../core/engine/events';
+import type { RunState } from '../../core/engine/run-state';
+import { safeExternalLink } from '../../protocol/links';
+import { hostMessage, parseWebviewMessage, type HistoryEntry, type HostMessage, type Setup, type ShownRun, type WebviewMessage } from '../../protocol/messages';
+import { applyExtras, emptyExtras, type ViewerExtras } from '../../protocol/state';
+import { EventCoalescer, type CoalescerOptions } from './coalescer';
+import { summarize, type RunHistory } from './history';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** What the viewer needs of an ActiveRun (structural, so tests can fake it). */
+export interface LiveRun {
+  readonly id: string;
+  readonly title: string;
+  readonly state: RunState;
+  onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable;
+  cancel(): void;
+  cancelAgent(agentId: string): void;
+}
+
+/** What the viewer needs of the RunManager. */
+export interface RunSource {
+  onDidStart(listener: (run: LiveRun) => void): Disposable;
+  readonly latest: LiveRun | undefined;
+  find(id: string): LiveRun | undefined;
+}
+
+/** One webview (view or panel), as the hub sees it. */
+export interface ViewerPort {
+  /** Resolves (or returns) false when the webview could not take the message (hidden, disposed). */
+  post(message: HostMessage): boolean | PromiseLike<boolean>;
+  onMessage(listener: (raw: unknown) => void): Disposable;
+  /** Hidden webviews (no retainContextWhenHidden) lose their page: stop sending, wait for `ready`. */
+  onVisibility?(listener: (visible: boolean) => void): Disposable;
+  /** The panel's tab title follows the shown run. */
+  setTitle?(title: string): void;
+}
+
+export interface ViewerServices {
+  executeCommand(command: string, ...args: unknown[]): PromiseLike<unknown>;
+  copy(text: string): PromiseLike<void>;
+  openExternal(url: string): PromiseLike<boolean>;
+  openPanel(runId: string | null): void;
+  setup(): Setup;
+  log: { info(message: string): void; warn(message: string): void; error(message: string): void };
+  now?(): number;
+}
+
+export interface HubOptions {
+  coalescer?: CoalescerOptions;
+  /** Live runs kept in memory for the viewer (the RunManager keeps 20). */
+  maxLiveRuns?: number;
+}
+
+/** The commands behind the result actions (implemented elsewhere in the extension). */
+export const ACTION_COMMANDS = {
+  preview: 'massgen.previewRun',
+  apply: 'massgen.applyRun',
+  openLog: 'massgen.showLog',
+} as const;
+
+class RunFeed {
+  readonly extras: ViewerExtras = emptyExtras();
+  readonly listeners = new Set<(event: RunEvent) => void>();
+  readonly startedAt: number;
+  private readonly subscription: Disposable;
+
+  constructor(readonly run: LiveRun, now: number, onEnded: (feed: RunFeed) => void) {
+    // Events before the viewer saw the run (run_started, the first round) are already in run.state; the extras
+    // begin with the agents it lists.
+    for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null };
+    this.startedAt = now - run.state.elapsedMs;
+    this.subscription = run.onEvent((event, state) => {
+      applyExtras(this.extras, event, state);
+      for (const l of this.listeners) l(event);
+      if (event.type === 'run_ended') onEnded(this);
+    });
+  }
+
+  get running(): boolean {
+    return this.run.state.phase !== 'done';
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.listeners.clear();
+  }
+}
+
+export class ViewerHub implements Disposable {
+  private readonly feeds = new Map<string, RunFeed>();
+  private readonly connections = new Set<ViewerConnection>();
+  private readonly subscription: Disposable;
+  private readonly maxLiveRuns: number;
+  private disposed = false;
+
+  constructor(
+    source: RunSource,
+    readonly history: RunHistory | null,
+    readonly services: ViewerServices,
+    readonly options: HubOptions = {},
+  ) {
+    this.maxLiveRuns = options.maxLiveRuns ?? 20;
+    this.subscription = source.onDidStart((run) => this.track(run));
+    const latest = source.latest;
+    if (latest) this.track(latest);
+    void history?.load().then(
+      () => this.broadcastHistory(),
+      (err) => services.log.warn(`vote viewer: could not read past runs: ${(err as Error).message}`),
+    );
+  }
+
+  now(): number {
+    return this.services.now?.() ?? Date.now();
+  }
+
+  /** Starts following a run (called for every run the RunManager starts). */
+  track(run: LiveRun): void {
+    if (this.disposed || this.feeds.has(run.id)) return;
+    this.feeds.set(run.id, new RunFeed(run, this.now(), (feed) => void this.persist(feed)));
+    while (this.feeds.size > this.maxLiveRuns) {
+      const [oldestId, oldest] = this.feeds.entries().next().value as [string, RunFeed];
+      if (oldest.running) break;
+      oldest.dispose();
+      this.feeds.delete(oldestId);
+    }
+    for (const c of this.connections) c.runStarted(run.id);
+  }
+
+  feed(id: string): RunFeed | undefined {
+    return this.feeds.get(id);
+  }
+
+  latestRunId(): string | null {
+    const ids = [...this.feeds.keys()];
+    return ids.length ? ids[ids.length - 1] : (this.history?.list()[0]?.id ?? null);
+  }
+
+  /** Live runs (newest first), then stored ones. */
+  runs(): HistoryEntry[] {
+    const live = [...this.feeds.values()].reverse().map((f) => summarize(f.run.id, f.run.title, f.run.state, true));
+    const stored = (this.history?.list() ?? []).filter((e) => !this.feeds.has(e.id));
+    return [...live, ...stored].slice(0, 60);
+  }
+
+  connect(port: ViewerPort, initial: { runId: string | null; follow: boolean } = { runId: null, follow: true }): ViewerConnection {
+    const c = new ViewerConnection(this, port, initial, () => this.connections.delete(c));
+    this.connections.add(c);
+    return c;
+  }
+
+  /** Shows a run (or the latest, with `null`) in every connected webview. */
+  show(runId: string | null): void {
+    for (const c of this.connections) c.show(runId);
+  }
+
+  setupChanged(): void {
+    const setup = this.services.setup();
+    for (const c of this.connections) c.send(hostMessage({ type: 'setup', setup }));
+  }
+
+  broadcastHistory(): void {
+    const runs = this.runs();
+    for (const c of this.connections) c.send(hostMessage({ type: 'history', runs }));
+  }
+
+  private async persist(feed: RunFeed): Promise<void> {
+    this.broadcastHistory();
+    if (!this.history) return;
+    try {
+      await this.history.save(feed.run.id, feed.run.title, { state: structuredClone(feed.run.state), extras: structuredClone(feed.extras) });
+    } catch (err) {
+      this.services.log.warn(`vote viewer: could not store run ${feed.run.id}: ${(err as Error).message}`);
+    }
+    this.broadcastHistory();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subscription.dispose();
+    for (const c of [...this.connections]) c.dispose();
+    for (const f of this.feeds.values()) f.dispose();
+    this.feeds.clear();
+  }
+}
+
+export class ViewerConnection implements Disposable {
+  private runId: string | null;
+  private follow: boolean;
+  /** The page is loaded and listening (it said `ready`); false while hidden. */
+  private ready = false;
+  private cursor = 0;
+  private feedListener: { feed: RunFeed; listener: (event: RunEvent) => void } | null = null;
+  private readonly coalescer: EventCoalescer;
+  private readonly subscriptions: Disposable[] = [];
+  private loadToken = 0;
+  private disposed = false;
+  /** The host picked the run (show) before the page said `ready`: that wins over what the page remembers. */
+  private pendingShow = false;
+  /** Messages posted (for tests and the benchmark). */
+  posted = 0;
+
+  constructor(
+    private readonly hub: ViewerHub,
+    private readonly port: ViewerPort,
+    initial: { runId: string | null; follow: boolean },
+    private readonly onDispose: () => void,
+  ) {
+    this.runId = initial.runId;
+    this.follow = initial.follow || initial.runId === null;
+    this.coalescer = new EventCoalescer((batch) => {
+      if (!this.ready || this.runId === null) return;
+      this.cursor = batch.to;
+      const feed = this.hub.feed(this.runId);
+      this.send(hostMessage({ type: 'delta', runId: this.runId, from: batch.from, to: batch.to, clock: feed ? this.hub.now() - feed.startedAt : 0, events: batch.events }));
+    }, hub.options.coalescer);
+    this.subscriptions.push(port.onMessage((raw) => this.receive(raw)));
+    if (port.onVisibility) {
+      this.subscriptions.push(
+        port.onVisibility((visible) => {
+          if (!visible) this.pause();
+          else {
+            // The page may have survived (then this snapshot refreshes it) or be reloading (then `ready` follows).
+            this.ready = true;
+            void this.snapshot();
+          }
+        }),
+      );
+    }
+  }
+
+  get shownRunId(): string | null {
+    return this.runId;
+  }
+
+  get following(): boolean {
+    return this.follow;
+  }
+
+  /** Posts a message if the page is listening. */
+  send(message: HostMessage): void {
+    if (!this.ready || this.disposed) return;
+    this.posted++;
+    const result = this.port.post(message);
+    if (result === false) this.pause();
+    else if (typeof result === 'object' && result && 'then' in result) {
+      result.then(
+        (ok) => {
+          if (!ok) this.pause();
+        },
+        () => this.pause(),
+      );
+    }
+  }
+
+  /** Shows a run (null = follow the latest); before the page is ready, remembered for its `ready`. */
+  show(runId: string | null): void {
+    this.follow = runId === null;
+    this.runId = runId ?? this.hub.latestRunId();
+    if (this.ready) void this.snapshot();
+    else this.pendingShow = true;
+  }
+
+  runStarted(runId: string): void {
+    if (this.follow) {
+      this.runId = runId;
+      void this.snapshot();
+    } else {
+      this.send(hostMessage({ type: 'history', runs: this.hub.runs() }));
+    }
+  }
+
+  private pause(): void {
+    this.ready = false;
+    this.coalescer.drop();
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.hub.services.log.warn(`vote viewer: dropped a message from the webview: ${parsed.error}`);
+      return;
+    }
+    void this.handle(parsed.message).catch((err) => this.hub.services.log.error(`vote viewer: ${(err as Error).message}`));
+  }
+
+  private async handle(m: WebviewMessage): Promise<void> {
+    const { services } = this.hub;
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        // A run the host asked to show before the page was ready wins over what the page remembers.
+        if (!this.pendingShow) {
+          this.follow = m.follow || m.runId === null;
+          this.runId = this.follow ? this.hub.latestRunId() : m.runId;
+        }
+        this.pendingShow = false;
+        return this.snapshot();
+      case 'resync':
+        if (m.runId === this.runId) return this.snapshot();
+        return;
+      case 'select':
+        this.show(m.runId);
+        return;
+      case 'cancelRun':
+        this.hub.feed(m.runId)?.run.cancel();
+        return;
+      case 'cancelAgent': {
+        const run = this.hub.feed(m.runId)?.run;
+        if (run?.state.agents.some((a) => a.id === m.agentId)) run.cancelAgent(m.agentId);
+        return;
+      }
+      case 'action':
+        return this.action(m.action, m.runId);
+      case 'start': {
+        const [command, ...args]: [string, ...unknown[]] =
+          m.how === 'chat' ? ['workbench.action.chat.open', { query: '@massgen ' }] : m.how === 'selection' ? ['massgen.runOnSelection'] : ['workbench.action.openSettings', 'massgen.agents'];
+        await services.executeCommand(command, ...args);
+        return;
+      }
+      case 'openLink': {
+        const url = safeExternalLink(m.href);
+        if (!url) {
+          services.log.warn(`vote viewer: refused to open a link that is not https: ${m.href.slice(0, 200)}`);
+          this.send(hostMessage({ type: 'notice', level: 'warning', text: 'Only https links can be opened.' }));
+          return;
+        }
+        await services.openExternal(url);
+        return;
+      }
+      case 'openPanel':
+        services.openPanel(m.runId);
+        return;
+      case 'log':
+        services.log[m.level](`vote viewer (webview): ${m.message}`);
+        return;
+    }
+  }
+
+  private async action(action: 'preview' | 'apply' | 'copy' | 'openLog', runId: string): Promise<void> {
+    const { services } = this.hub;
+    if (action === 'openLog') {
+      await services.executeCommand(ACTION_COMMANDS.openLog);
+      return;
+    }
+    if (action === 'copy') {
+      const state = this.hub.feed(runId)?.run.state ?? (await this.hub.history?.read(runId))?.view.state;
+      const text = state?.finalAnswer?.content;
+      if (!text) {
+        this.send(hostMessage({ type: 'notice', level: 'warning', text: 'This run has no final answer to copy.' }));
+        return;
+      }
+      await services.copy(text);
+      this.send(hostMessage({ type: 'notice', level: 'info', text: 'Final answer copied to the clipboard.' }));
+      return;
+    }
+    if (!this.hub.feed(runId)) {
+      this.send(hostMessage({ type: 'notice', level: 'warning', text: 'This run is from an earlier session: it can only be viewed.' }));
+      return;
+    }
+    await services.executeCommand(ACTION_COMMANDS[action], runId);
+  }
+
+  private unsubscribe(): void {
+    if (this.feedListener) this.feedListener.feed.listeners.delete(this.feedListener.listener);
+    this.feedListener = null;
+    this.coalescer.drop();
+  }
+
+  /** Sends the shown run's whole projection and restarts the deltas after it. */
+  async snapshot(): Promise<void> {
+    if (this.disposed || !this.ready) return;
+    const token = ++this.loadToken;
+    this.unsubscribe();
+    const { services } = this.hub;
+    const runId = this.runId;
+    let run: ShownRun | null = null;
+    const feed = runId ? this.hub.feed(runId) : undefined;
+    if (feed) {
+      const state = structuredClone(feed.run.state);
+      run = { id: feed.run.id, title: feed.run.title, readOnly: false, running: feed.running, clock: this.hub.now() - feed.startedAt, view: { state, extras: structuredClone(feed.extras) } };
+      this.cursor = state.lastSeq;
+      const listener = (event: RunEvent) => {
+        if (this.ready && event.seq > this.cursor) this.coalescer.push(event);
+      };
+      feed.listeners.add(listener);
+      this.feedListener = { feed, listener };
+    } else if (runId) {
+      const stored = await this.hub.history?.read(runId).catch(() => undefined);
+      if (token !== this.loadToken || this.disposed) return;
+      if (stored) {
+        run = { id: stored.id, title: stored.title, readOnly: true, running: false, clock: stored.view.state.elapsedMs, view: stored.view };
+      } else {
+        this.send(hostMessage({ type: 'notice', level: 'warning', text: 'That run is no longer available.' }));
+        this.runId = null;
+        this.follow = true;
+      }
+    }
+    this.port.setTitle?.(run ? `MassGen: ${run.title}` : 'MassGen Vote Viewer');
+    this.send(hostMessage({ type: 'snapshot', run, follow: this.follow, history: this.hub.runs(), setup: services.setup() }));
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.unsubscribe();
+    this.coalescer.dispose();
+    for (const s of this.subscriptions) s.dispose();
+    this.onDispose();
+  }
+}

@@ -1,0 +1,209 @@
+// The vote viewer's VS Code glue: the sidebar webview view (`massgen.voteViewer`), the editor panel (with a
+// serializer, so it comes back after a window reload), the two commands, past runs in the workspace's extension
+// storage. Everything else (runs, snapshots, deltas, actions) is in hub.ts, which has no `vscode` import.
+//
+// retainContextWhenHidden is off: a hidden webview loses its page, and on being shown again the page asks for a
+// snapshot, which renders a large finished run in well under 100 ms (measured by test/webview/viewer.test.ts).
+
+import * as vscode from 'vscode';
+import type { Setup } from '../../protocol/messages';
+import type { RunManager } from '../runs';
+import { RunHistory, type HistoryFs } from './history';
+import { makeNonce, viewerHtml } from './html';
+import { ViewerHub, type ViewerConnection, type ViewerPort } from './hub';
+
+export const VIEW_ID = 'massgen.voteViewer';
+export const PANEL_VIEW_TYPE = 'massgen.voteViewerPanel';
+
+export interface ShowVoteViewerArgs {
+  preserveFocus?: boolean;
+  runId?: string;
+}
+
+type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+
+/** Page state the webview keeps with setState (the panel serializer and the view get it back). */
+interface PageState {
+  runId?: string | null;
+  follow?: boolean;
+}
+
+class WorkspaceFsHistory implements HistoryFs {
+  constructor(private readonly dir: vscode.Uri) {}
+
+  async read(name: string): Promise<string | undefined> {
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.dir, name)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async write(name: string, content: string): Promise<void> {
+    await vscode.workspace.fs.createDirectory(this.dir);
+    const tmp = vscode.Uri.joinPath(this.dir, `${name}.${makeNonce().replace(/[^A-Za-z0-9]/g, '')}.tmp`);
+    await vscode.workspace.fs.writeFile(tmp, new TextEncoder().encode(content));
+    await vscode.workspace.fs.rename(tmp, vscode.Uri.joinPath(this.dir, name), { overwrite: true });
+  }
+
+  async remove(name: string): Promise<void> {
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.dir, name));
+  }
+}
+
+function readSetup(): Setup {
+  const config = vscode.workspace.getConfiguration('massgen');
+  const raw = config.get<unknown>('agents');
+  const agents = (Array.isArray(raw) ? raw : []).flatMap((a: unknown) => {
+    if (!a || typeof a !== 'object') return [];
+    const { id, provider, model } = a as Record<string, unknown>;
+    if (typeof provider !== 'string' || typeof model !== 'string') return [];
+    return [{ ...(typeof id === 'string' && id ? { id } : {}), provider, model }];
+  });
+  const configFile = config.get<unknown>('configFile');
+  return { agents, configFile: typeof configFile === 'string' && configFile.trim() ? configFile.trim() : null };
+}
+
+/**
+ * Registers the vote viewer: the webview view, the editor panel and its serializer, and the commands
+ * `massgen.showVoteViewer` ({ preserveFocus?, runId? }) and `massgen.openVoteViewerPanel` ({ runId? }).
+ * `log`: the extension's log channel; without it a "MassGen Vote Viewer" channel is created on the first message.
+ */
+export function registerVoteViewer(context: vscode.ExtensionContext, runs: RunManager, log?: Log): vscode.Disposable {
+  let ownLog: vscode.LogOutputChannel | undefined;
+  const logger: Log = log ?? {
+    info: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).info(m),
+    warn: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).warn(m),
+    error: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).error(m),
+  };
+  const disposables: vscode.Disposable[] = [];
+  const bundleRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
+  const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
+  const storage = vscode.Uri.joinPath(context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-workspace'), 'vote-viewer');
+  const history = new RunHistory(new WorkspaceFsHistory(storage), logger);
+
+  let panel: vscode.WebviewPanel | undefined;
+  let panelConnection: ViewerConnection | undefined;
+  let view: vscode.WebviewView | undefined;
+  let viewConnection: ViewerConnection | undefined;
+  /** A run asked for (showVoteViewer { runId }) before the view was resolved. */
+  let pendingViewRun: string | null | undefined;
+
+  const hub = new ViewerHub(runs, history, {
+    executeCommand: (command, ...args) => vscode.commands.executeCommand(command, ...args),
+    copy: (text) => vscode.env.clipboard.writeText(text),
+    openExternal: (url) => vscode.env.openExternal(vscode.Uri.parse(url, true)),
+    openPanel: (runId) => openPanel({ runId: runId ?? undefined }),
+    setup: readSetup,
+    log: logger,
+  });
+  disposables.push(hub);
+
+  const configure = (webview: vscode.Webview, surface: 'view' | 'panel') => {
+    webview.options = { enableScripts: true, enableForms: false, enableCommandUris: false, localResourceRoots: [bundleRoot, mediaRoot] };
+    webview.html = viewerHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(bundleRoot, 'main.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(bundleRoot, 'main.css')).toString(),
+      codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(bundleRoot, 'codicon.css')).toString(),
+      surface,
+    });
+  };
+
+  const port = (webview: vscode.Webview, visibility: (listener: (visible: boolean) => void) => vscode.Disposable, setTitle?: (title: string) => void): ViewerPort => ({
+    post: (message) => webview.postMessage(message),
+    onMessage: (listener) => webview.onDidReceiveMessage(listener),
+    onVisibility: visibility,
+    setTitle,
+  });
+
+  const attachPanel = (p: vscode.WebviewPanel, state: PageState | undefined, runId?: string) => {
+    panel = p;
+    p.iconPath = vscode.Uri.joinPath(mediaRoot, 'massgen.svg');
+    configure(p.webview, 'panel');
+    const connection = hub.connect(
+      port(
+        p.webview,
+        (listener) => p.onDidChangeViewState((e) => listener(e.webviewPanel.visible)),
+        (title) => (p.title = title),
+      ),
+      { runId: state?.runId ?? null, follow: state?.follow ?? true },
+    );
+    if (runId) connection.show(runId);
+    panelConnection = connection;
+    p.onDidDispose(() => {
+      connection.dispose();
+      if (panel === p) {
+        panel = undefined;
+        panelConnection = undefined;
+      }
+    });
+  };
+
+  const openPanel = (args?: { runId?: string; preserveFocus?: boolean }) => {
+    const runId = typeof args?.runId === 'string' ? args.runId : undefined;
+    if (panel) {
+      panel.reveal(undefined, args?.preserveFocus);
+      if (runId) panelConnection?.show(runId);
+      return;
+    }
+    const p = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      'MassGen Vote Viewer',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: args?.preserveFocus },
+      { enableScripts: true, enableForms: false, enableCommandUris: false, enableFindWidget: true, localResourceRoots: [bundleRoot, mediaRoot] },
+    );
+    attachPanel(p, { runId: runId ?? null, follow: !runId }, runId ?? viewConnection?.shownRunId ?? undefined);
+  };
+
+  disposables.push(
+    vscode.window.registerWebviewViewProvider(VIEW_ID, {
+      resolveWebviewView(v, ctx) {
+        view = v;
+        configure(v.webview, 'view');
+        const state = ctx.state as PageState | undefined;
+        const connection = hub.connect(
+          port(v.webview, (listener) => v.onDidChangeVisibility(() => listener(v.visible))),
+          { runId: state?.runId ?? null, follow: state?.follow ?? true },
+        );
+        if (pendingViewRun !== undefined) connection.show(pendingViewRun);
+        pendingViewRun = undefined;
+        viewConnection = connection;
+        v.onDidDispose(() => {
+          connection.dispose();
+          if (view === v) {
+            view = undefined;
+            viewConnection = undefined;
+          }
+        });
+      },
+    }),
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+      async deserializeWebviewPanel(p, state) {
+        attachPanel(p, state as PageState | undefined);
+      },
+    }),
+    vscode.commands.registerCommand('massgen.showVoteViewer', async (args?: ShowVoteViewerArgs) => {
+      const runId = typeof args?.runId === 'string' ? args.runId : null;
+      if (viewConnection) viewConnection.show(runId);
+      else pendingViewRun = runId;
+      if (view) {
+        view.show(args?.preserveFocus ?? false);
+        return;
+      }
+      await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+      if (args?.preserveFocus) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    }),
+    vscode.commands.registerCommand('massgen.openVoteViewerPanel', (args?: { runId?: string; preserveFocus?: boolean }) => openPanel(args)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('massgen.agents') || e.affectsConfiguration('massgen.configFile')) hub.setupChanged();
+    }),
+  );
+
+  return new vscode.Disposable(() => {
+    for (const d of disposables.splice(0)) d.dispose();
+    panel?.dispose();
+    ownLog?.dispose();
+  });
+}

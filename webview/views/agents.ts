@@ -1,0 +1,328 @@
+// One column per agent: name, model, status badge, tokens and cost, Cancel; the live stream tail (markdown, reasoning
+// muted and collapsible), tool calls as compact rows, and its answer versions with the critiques (vote reasons)
+// each received, the latest expanded. Columns scroll horizontally and collapse to a narrow strip.
+
+import type { RunEvent } from '../../src/protocol/state';
+import { STREAM_TAIL_CHARS, type AgentExtras, type AgentState, type AnswerState, type RunState, type VoteState } from '../../src/protocol/state';
+import { agentBadge, critiquesOf } from '../derive';
+import { h, icon, iconButton, setAttr, setClass, setHidden, setIcon, setText, setTitle } from '../dom';
+import * as fmt from '../format';
+import type { Host } from '../bridge';
+import { renderInto } from '../markdown';
+import { StreamView } from '../stream';
+
+export interface ColumnContext {
+  host: Host;
+  runId: string;
+  readOnly: boolean;
+}
+
+function who(state: RunState, agentId: string): string {
+  const a = state.agents.find((x) => x.id === agentId);
+  return a ? `${a.label} (${a.id})` : agentId;
+}
+
+class AnswerView {
+  readonly el: HTMLDetailsElement;
+  private readonly body = h('div', { class: 'answer-body md' });
+  private readonly votes = h('vscode-badge', { class: 'answer-votes' });
+  private readonly star = icon('star-full', 'winner-star');
+  private readonly critiques = h('ul', { class: 'critiques', attrs: { 'aria-label': 'Critiques' } });
+  private readonly critiquesWrap: HTMLElement;
+  private rendered = false;
+  private cancelRender: (() => void) | null = null;
+  /** The user opened or closed it: new answers no longer fold it. */
+  touched = false;
+  private critiqueKey = '';
+
+  constructor(readonly answer: AnswerState, open: boolean) {
+    this.critiquesWrap = h('div', { class: 'critiques-wrap' }, h('div', { class: 'sub-label', text: 'Critiques' }), this.critiques);
+    setHidden(this.critiquesWrap, true);
+    setHidden(this.star, true);
+    this.el = h(
+      'details',
+      { class: 'answer' },
+      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label }), this.star, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.votes),
+      this.body,
+      this.critiquesWrap,
+    ) as HTMLDetailsElement;
+    this.el.dataset.label = answer.label;
+    this.el.addEventListener('toggle', () => {
+      if (this.el.open) this.renderBody();
+    });
+    this.el.querySelector('summary')!.addEventListener('click', () => (this.touched = true));
+    this.setOpen(open);
+  }
+
+  setOpen(open: boolean): void {
+    if (this.el.open !== open) this.el.open = open;
+    if (open) this.renderBody();
+  }
+
+  private renderBody(): void {
+    if (this.rendered) return;
+    this.rendered = true;
+    this.cancelRender = renderInto(this.body, this.answer.content);
+  }
+
+  update(state: RunState, critiques: VoteState[]): void {
+    const current = critiques.filter((v) => !v.stale).length;
+    setText(this.votes, current ? `${current} vote${current === 1 ? '' : 's'}` : '');
+    setHidden(this.votes, current === 0);
+    const winner = state.winner?.label === this.answer.label;
+    setHidden(this.star, !winner);
+    setClass(this.el, 'winner', winner);
+    const key = critiques.map((v) => `${v.voterId}:${v.t}:${v.stale ? 1 : 0}`).join('|');
+    if (key === this.critiqueKey) return;
+    this.critiqueKey = key;
+    setHidden(this.critiquesWrap, critiques.length === 0);
+    this.critiques.replaceChildren(
+      ...critiques.map((v) =>
+        h(
+          'li',
+          { class: `critique${v.stale ? ' stale' : ''}`, attrs: { 'aria-label': `${who(state, v.voterId)} voted${v.stale ? ' (no longer counts)' : ''}: ${v.reason}` } },
+          h('span', { class: 'critique-head' }, icon(v.stale ? 'circle-slash' : 'thumbsup'), h('span', { class: 'critique-voter', text: who(state, v.voterId) })),
+          h(v.stale ? 's' : 'span', { class: 'critique-reason', text: v.reason || '(no reason given)' }),
+          v.stale ? h('span', { class: 'stale-why', text: `No longer counts: ${v.staleReason ?? 'newer answers arrived'}` }) : null,
+        ),
+      ),
+    );
+  }
+
+  dispose(): void {
+    this.cancelRender?.();
+  }
+}
+
+class AgentColumn {
+  readonly el: HTMLElement;
+  private readonly badge: HTMLElement;
+  private readonly badgeIcon = icon('circle-large-outline');
+  private readonly badgeText = h('span', { class: 'badge-text' });
+  private readonly usage = h('div', { class: 'agent-usage' });
+  private readonly error = h('div', { class: 'agent-error', attrs: { role: 'alert' } });
+  private readonly ownVote = h('div', { class: 'own-vote' });
+  private readonly cancel: HTMLButtonElement;
+  private readonly collapse: HTMLButtonElement;
+  private readonly text = new StreamView('stream md');
+  private readonly reasoning = new StreamView('stream md reasoning-text');
+  private readonly reasoningWrap: HTMLDetailsElement;
+  private readonly reasoningSize = h('span', { class: 'sub-meta' });
+  private readonly outputWrap: HTMLElement;
+  private readonly outputLabel = h('span', { text: 'Live output' });
+  private readonly tools = h('ul', { class: 'tools', attrs: { 'aria-label': 'Tool calls' } });
+  private readonly toolsWrap: HTMLElement;
+  private toolsKey = '';
+  private readonly answersEl = h('div', { class: 'answers' });
+  private readonly answers = new Map<string, AnswerView>();
+  private lastStatus = '';
+
+  constructor(private readonly ctx: ColumnContext, readonly agent: AgentState, collapsed: boolean, onCollapse: (agentId: string, collapsed: boolean) => void) {
+    const name = `${agent.label} (${agent.id})`;
+    this.badge = h('span', { class: 'badge' }, this.badgeIcon, this.badgeText);
+    this.cancel = iconButton('debug-stop', `Cancel ${name}`, () => this.ctx.host.post({ type: 'cancelAgent', runId: this.ctx.runId, agentId: agent.id }), 'agent-cancel');
+    this.cancel.title = `Stop ${name}; the run goes on with the others`;
+    this.collapse = iconButton('chevron-down', `Collapse ${name}`, () => {
+      const now = !this.el.classList.contains('collapsed');
+      this.setCollapsed(now);
+      onCollapse(agent.id, now);
+    }, 'agent-collapse');
+    this.reasoningWrap = h(
+      'details',
+      { class: 'reasoning' },
+      h('summary', { class: 'sub-label' }, h('span', { text: 'Reasoning' }), this.reasoningSize),
+      h('div', { class: 'stream-scroll' }, this.reasoning.el),
+    ) as HTMLDetailsElement;
+    this.outputWrap = h('div', { class: 'output' }, h('div', { class: 'sub-label' }, this.outputLabel), h('div', { class: 'stream-scroll', attrs: { tabindex: 0, 'aria-label': `${name} output` } }, this.text.el));
+    this.toolsWrap = h('div', { class: 'tools-wrap' }, h('div', { class: 'sub-label', text: 'Tool calls' }), this.tools);
+    this.el = h(
+      'article',
+      { class: 'agent', attrs: { 'aria-label': name, role: 'listitem' } },
+      h(
+        'header',
+        { class: 'agent-head' },
+        this.collapse,
+        h('div', { class: 'agent-name', title: name }, h('span', { class: 'agent-label', text: agent.label }), h('span', { class: 'agent-id', text: agent.id })),
+        this.badge,
+        this.cancel,
+      ),
+      h(
+        'div',
+        { class: 'agent-body' },
+        h('div', { class: 'agent-model', title: `${agent.provider} · ${agent.model}`, text: `${agent.model} · ${agent.provider}` }),
+        this.usage,
+        this.error,
+        this.ownVote,
+        this.reasoningWrap,
+        this.outputWrap,
+        this.toolsWrap,
+        this.answersEl,
+      ),
+    );
+    this.el.dataset.agent = agent.id;
+    this.text.reset(agent.streamTail);
+    this.reasoning.reset(agent.reasoningTail);
+    this.setCollapsed(collapsed);
+  }
+
+  setCollapsed(collapsed: boolean): void {
+    setClass(this.el, 'collapsed', collapsed);
+    const name = `${this.agent.label} (${this.agent.id})`;
+    setAttr(this.collapse, 'aria-expanded', String(!collapsed));
+    setAttr(this.collapse, 'aria-label', `${collapsed ? 'Expand' : 'Collapse'} ${name}`);
+    this.collapse.title = `${collapsed ? 'Expand' : 'Collapse'} ${name}`;
+    setIcon(this.collapse.firstElementChild as HTMLElement, collapsed ? 'chevron-right' : 'chevron-down');
+  }
+
+  stream(kind: 'text' | 'reasoning', text: string | null, reset: boolean): void {
+    const view = kind === 'text' ? this.text : this.reasoning;
+    if (reset) view.reset(text ?? '');
+    else if (text) view.append(text);
+  }
+
+  update(agent: AgentState, extras: AgentExtras | undefined, clock: number, running: boolean): void {
+    const b = agentBadge(agent, extras, clock);
+    setIcon(this.badgeIcon, b.icon);
+    setText(this.badgeText, b.text);
+    setTitle(this.badge, b.title);
+    if (this.lastStatus !== b.kind) {
+      this.badge.className = `badge kind-${b.kind}`;
+      this.el.dataset.status = b.kind;
+      this.lastStatus = b.kind;
+    }
+    setText(this.usage, `${fmt.usageLine(agent.usage)} · ${agent.usage.calls} call${agent.usage.calls === 1 ? '' : 's'}`);
+    setTitle(this.usage, fmt.usageTitle(agent.usage));
+    setHidden(this.cancel, this.ctx.readOnly || !running || agent.status === 'failed');
+    setText(this.error, agent.status === 'failed' ? (agent.error ?? 'Failed') : '');
+    setHidden(this.error, agent.status !== 'failed');
+    const streaming = agent.status === 'streaming';
+    setText(this.outputLabel, streaming ? 'Live output' : 'Last output');
+    setClass(this.outputWrap, 'live', streaming);
+    this.text.render();
+    this.reasoning.render();
+    setHidden(this.outputWrap, this.text.size === 0);
+    setHidden(this.reasoningWrap, this.reasoning.size === 0);
+    setText(this.reasoningSize, this.reasoning.size ? `${fmt.tokens(Math.min(this.reasoning.size, STREAM_TAIL_CHARS))} chars` : '');
+    this.updateTools(extras);
+  }
+
+  private updateTools(extras: AgentExtras | undefined): void {
+    const rows = extras?.tools ?? [];
+    const key = `${extras?.toolsDropped ?? 0}:${rows.map((r) => `${r.callId}${r.status}`).join(',')}`;
+    if (key === this.toolsKey) return;
+    this.toolsKey = key;
+    setHidden(this.toolsWrap, rows.length === 0);
+    const statusIcon = { running: 'loading~spin', ok: 'pass', error: 'error' } as const;
+    this.tools.replaceChildren(
+      ...(extras?.toolsDropped ? [h('li', { class: 'tool dropped', text: `${extras.toolsDropped} earlier call(s) not shown` })] : []),
+      ...rows.map((r) =>
+        h(
+          'li',
+          { class: `tool tool-${r.status}`, title: `${r.name}(${r.args})${r.result ? `\n→ ${r.result}` : ''}`, attrs: { 'aria-label': `${r.name}, ${r.status}: ${r.args}` } },
+          icon(statusIcon[r.status]),
+          h('span', { class: 'tool-name', text: r.name }),
+          h('span', { class: 'tool-args', text: r.args }),
+          r.result ? h('span', { class: 'tool-result', text: r.result }) : null,
+        ),
+      ),
+    );
+  }
+
+  updateAnswers(state: RunState): void {
+    const mine = state.answers.filter((a) => a.agentId === this.agent.id);
+    const latest = mine[mine.length - 1];
+    for (const a of mine) {
+      let view = this.answers.get(a.label);
+      if (!view) {
+        for (const v of this.answers.values()) if (!v.touched) v.setOpen(false);
+        view = new AnswerView(a, a === latest);
+        this.answers.set(a.label, view);
+        this.answersEl.append(view.el);
+      }
+      view.update(state, critiquesOf(state, a.label));
+    }
+    const agent = state.agents.find((x) => x.id === this.agent.id);
+    const vote = agent?.currentVote ?? [...state.votes].reverse().find((v) => v.voterId === this.agent.id);
+    setHidden(this.ownVote, !vote);
+    if (vote) {
+      const stale = 'stale' in vote && vote.stale;
+      setText(this.ownVote, `Voted for ${vote.targetLabel}${stale ? ' (no longer counts)' : ''}`);
+      setClass(this.ownVote, 'stale', Boolean(stale));
+      setTitle(this.ownVote, vote.reason);
+    }
+  }
+
+  dispose(): void {
+    for (const a of this.answers.values()) a.dispose();
+  }
+}
+
+export class AgentsView {
+  readonly el: HTMLElement;
+  private readonly columns = new Map<string, AgentColumn>();
+  private readonly list: HTMLElement;
+
+  constructor(ctx: ColumnContext, state: RunState) {
+    this.list = h('div', { class: 'columns', attrs: { role: 'list', tabindex: 0, 'aria-label': 'Agents (scroll sideways for more)' } });
+    const collapsed = new Set(ctx.host.ui.collapsed);
+    const onCollapse = (id: string, on: boolean) => {
+      const set = new Set(ctx.host.ui.collapsed);
+      if (on) set.add(id);
+      else set.delete(id);
+      ctx.host.saveUi({ collapsed: [...set] });
+    };
+    for (const a of state.agents) {
+      const col = new AgentColumn(ctx, a, collapsed.has(a.id), onCollapse);
+      this.columns.set(a.id, col);
+      this.list.append(col.el);
+    }
+    this.el = this.list;
+  }
+
+  /** Routes one applied event to the stream views (the reducer already updated the state). */
+  streamEvent(event: RunEvent, state: RunState): void {
+    if (!('agentId' in event)) return;
+    const col = this.columns.get(event.agentId);
+    if (!col) return;
+    const agent = state.agents.find((a) => a.id === event.agentId);
+    switch (event.type) {
+      case 'text_delta':
+        // A delta as long as the whole tail replaced it (clipped on the host): start again from the state.
+        if (event.text.length >= STREAM_TAIL_CHARS) col.stream('text', agent?.streamTail ?? '', true);
+        else col.stream('text', event.text, false);
+        break;
+      case 'reasoning_delta':
+        if (event.text.length >= STREAM_TAIL_CHARS) col.stream('reasoning', agent?.reasoningTail ?? '', true);
+        else col.stream('reasoning', event.text, false);
+        break;
+      case 'turn_started':
+        col.stream('text', '', true);
+        col.stream('reasoning', '', true);
+        break;
+      case 'retry':
+        col.stream('text', '', true);
+        break;
+      case 'final_started':
+        if (event.mode === 'synthesize') col.stream('text', '', true);
+        break;
+      default:
+        break;
+    }
+  }
+
+  update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: Iterable<string> | 'all'): void {
+    const running = state.phase !== 'done';
+    for (const a of state.agents) {
+      if (ids !== 'all' && !(ids as Set<string>).has(a.id)) continue;
+      this.columns.get(a.id)?.update(a, extras[a.id], clock, running);
+    }
+  }
+
+  updateStructure(state: RunState): void {
+    for (const col of this.columns.values()) col.updateAnswers(state);
+  }
+
+  dispose(): void {
+    for (const c of this.columns.values()) c.dispose();
+  }
+}

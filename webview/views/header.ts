@@ -1,0 +1,144 @@
+// The run header: phase, elapsed time, tokens and cost, Cancel, the task (collapsed), the budget bars, and the
+// banners for a read-only past run or a newer run in progress.
+
+import type { HistoryEntry, ShownRun } from '../../src/protocol/messages';
+import type { RunState } from '../../src/protocol/state';
+import { button, h, icon, iconButton, setAttr, setHidden, setIcon, setText, setTitle } from '../dom';
+import * as fmt from '../format';
+import type { Host } from '../bridge';
+
+interface Meter {
+  row: HTMLElement;
+  bar: HTMLElement;
+  fill: HTMLElement;
+  text: HTMLElement;
+}
+
+export class HeaderView {
+  readonly el: HTMLElement;
+  private readonly phaseIcon = icon('circle-large-outline');
+  private readonly phaseText = h('span');
+  private readonly elapsed = h('span', { class: 'elapsed', attrs: { 'aria-label': 'Elapsed time' } });
+  private readonly usage = h('span', { class: 'usage' });
+  private readonly cancel: HTMLElement;
+  private readonly taskTitle = h('span', { class: 'task-title' });
+  private readonly taskText = h('div', { class: 'task-text' });
+  private readonly budget = h('div', { class: 'budget', attrs: { role: 'group', 'aria-label': 'Budget' } });
+  private readonly meters = new Map<string, Meter>();
+  private readonly budgetNote = h('div', { class: 'budget-note', attrs: { role: 'status' } });
+  private readonly readOnly: HTMLElement;
+  private readonly newer: HTMLElement;
+  private readonly newerText = h('span');
+  private newerId: string | null = null;
+  private readonly phaseChip: HTMLElement;
+
+  constructor(private readonly host: Host, private readonly runId: string, title: string) {
+    this.cancel = button('Cancel', {
+      icon: 'debug-stop',
+      secondary: true,
+      label: 'Cancel the run',
+      title: 'Stop every agent; the best answer so far wins',
+      onClick: () => this.host.post({ type: 'cancelRun', runId: this.runId }),
+    });
+    this.cancel.classList.add('cancel-run');
+    this.phaseChip = h('span', { class: 'phase', attrs: { role: 'status', 'aria-label': 'Phase' } }, this.phaseIcon, this.phaseText);
+    const tools = h(
+      'span',
+      { class: 'header-tools' },
+      host.surface === 'view' ? iconButton('link-external', 'Open in an editor tab', () => this.host.post({ type: 'openPanel', runId: this.runId })) : null,
+      this.cancel,
+    );
+    this.readOnly = h(
+      'div',
+      { class: 'banner readonly', attrs: { role: 'note' } },
+      icon('history'),
+      h('span', { text: 'A past run, read-only.' }),
+      h('button', { class: 'link-btn', text: 'Show the latest run', attrs: { type: 'button' }, on: { click: () => this.host.post({ type: 'select', runId: null }) } }),
+    );
+    this.newer = h(
+      'div',
+      { class: 'banner newer', attrs: { role: 'status' } },
+      icon('sync~spin'),
+      this.newerText,
+      h('button', { class: 'link-btn', text: 'Show it', attrs: { type: 'button' }, on: { click: () => this.newerId && this.host.post({ type: 'select', runId: this.newerId }) } }),
+    );
+    this.el = h(
+      'header',
+      { class: 'run-header' },
+      h('div', { class: 'run-title', title }, h('span', { class: 'run-title-text', text: title })),
+      h('div', { class: 'header-bar' }, this.phaseChip, h('span', { class: 'metric' }, icon('watch'), this.elapsed), h('span', { class: 'metric' }, icon('pulse'), this.usage), tools),
+      h('details', { class: 'task' }, h('summary', { class: 'task-summary' }, h('span', { class: 'task-label', text: 'Task' }), this.taskTitle), this.taskText),
+      this.budget,
+      this.readOnly,
+      this.newer,
+    );
+  }
+
+  update(shown: Omit<ShownRun, 'view'>, state: RunState, clockMs: number, history: HistoryEntry[], follow: boolean): void {
+    const running = state.phase !== 'done';
+    setIcon(this.phaseIcon, running ? 'loading~spin' : state.error && !state.finalAnswer ? 'error' : 'pass');
+    setText(this.phaseText, running ? fmt.phase(state.phase, state.round) : `Done · ${fmt.endReason(state.endReason)}`);
+    this.phaseChip.dataset.phase = state.phase;
+    this.updateClock(state, clockMs);
+    setText(this.usage, fmt.usageLine(state.usage));
+    setTitle(this.usage, fmt.usageTitle(state.usage));
+    setHidden(this.cancel, !running || shown.readOnly);
+    setText(this.taskTitle, fmt.firstLine(state.question, 200));
+    setText(this.taskText, state.question);
+    this.updateBudget(state);
+    setHidden(this.readOnly, !shown.readOnly);
+    const newer = follow ? undefined : history.find((e) => e.running && e.id !== shown.id);
+    this.newerId = newer?.id ?? null;
+    setHidden(this.newer, !newer);
+    if (newer) setText(this.newerText, `A newer run is in progress: ${fmt.firstLine(newer.title, 60)}.`);
+  }
+
+  updateClock(state: RunState, clockMs: number): void {
+    setText(this.elapsed, fmt.duration(clockMs));
+    setTitle(this.elapsed, state.phase === 'done' ? `Took ${fmt.duration(state.elapsedMs)}` : 'Elapsed');
+  }
+
+  private meter(key: string, label: string): Meter {
+    let m = this.meters.get(key);
+    if (!m) {
+      const fill = h('div', { class: 'meter-fill' });
+      const bar = h('div', { class: 'meter', attrs: { role: 'progressbar', 'aria-label': `${label} budget`, 'aria-valuemin': 0, 'aria-valuemax': 100 } }, fill);
+      const text = h('span', { class: 'meter-text' });
+      const row = h('div', { class: 'meter-row' }, h('span', { class: 'meter-label', text: label }), bar, text);
+      m = { row, bar, fill, text };
+      this.meters.set(key, m);
+      this.budget.append(row);
+    }
+    return m;
+  }
+
+  private updateBudget(state: RunState): void {
+    const b = state.budget;
+    const u = state.usage;
+    setHidden(this.budget, !b || (b.maxCostUsd === undefined && b.maxTotalTokens === undefined && b.maxCalls === undefined));
+    if (!b) return;
+    const reached = state.budgetReached;
+    const set = (key: 'max_cost_usd' | 'max_total_tokens' | 'max_calls', label: string, used: number, max: number | undefined, text: (used: number, max: number) => string, note = '') => {
+      if (max === undefined) return;
+      const m = this.meter(key, label);
+      const pct = max > 0 ? Math.min(100, (used / max) * 100) : 100;
+      // CSSOM, not a style attribute: allowed by the CSP.
+      m.fill.style.width = `${pct.toFixed(1)}%`;
+      setAttr(m.bar, 'aria-valuenow', Math.round(pct));
+      setAttr(m.bar, 'aria-valuetext', text(used, max));
+      const hit = reached?.limit === key;
+      m.row.classList.toggle('reached', hit);
+      m.row.classList.toggle('high', !hit && pct >= 80);
+      setText(m.text, `${text(used, max)}${note}`);
+    };
+    set('max_cost_usd', 'Cost', u.costUsd, b.maxCostUsd, (x, m) => `${fmt.usd(x)} / ${fmt.usd(m)}`, u.unpricedCalls ? ' + unpriced' : '');
+    set('max_total_tokens', 'Tokens', u.inputTokens + u.outputTokens, b.maxTotalTokens, (x, m) => `${fmt.tokens(x)} / ${fmt.tokens(m)}`);
+    set('max_calls', 'Calls', u.calls, b.maxCalls, (x, m) => `${x} / ${m}`);
+    const notes: string[] = [];
+    if (reached) notes.push(`Budget reached (${reached.limit.replace(/_/g, ' ')}): no new model calls were started.`);
+    if (b.maxCostUsd !== undefined && u.unpricedCalls) notes.push(`${u.unpricedCalls} call(s) have no known price and are not in the cost.`);
+    setText(this.budgetNote, notes.join(' '));
+    setHidden(this.budgetNote, notes.length === 0);
+    if (!this.budgetNote.parentElement) this.budget.append(this.budgetNote);
+  }
+}

@@ -1,0 +1,94 @@
+// The timeline: a compact lane per agent (plus one for the run) of answers, votes, stale votes, updates, restarts,
+// retries and failures, in the order they happened (one grid column per entry, so order reads across lanes).
+// Entries are appended as they arrive; the grid is rebuilt only when old entries were dropped.
+
+import type { RunState, TimelineEntry, TimelineKind, ViewerExtras } from '../../src/protocol/state';
+import { h, icon } from '../dom';
+import * as fmt from '../format';
+
+const KIND_ICON: Record<TimelineKind, string> = {
+  round: 'debug-step-over',
+  answer: 'comment',
+  vote: 'thumbsup',
+  stale: 'circle-slash',
+  update: 'arrow-swap',
+  correction: 'warning',
+  restart: 'debug-restart',
+  retry: 'sync',
+  failed: 'error',
+  winner: 'star-full',
+  budget: 'credit-card',
+  end: 'debug-stop',
+};
+
+const KIND_TEXT: Record<TimelineKind, string> = {
+  round: 'round',
+  answer: 'answer',
+  vote: 'vote',
+  stale: 'stale vote',
+  update: 'update',
+  correction: 'correction',
+  restart: 'restart',
+  retry: 'retry',
+  failed: 'failure',
+  winner: 'winner',
+  budget: 'budget',
+  end: 'end',
+};
+
+export class TimelineView {
+  readonly el: HTMLElement;
+  private readonly grid = h('div', { class: 'timeline-grid', attrs: { role: 'list', 'aria-label': 'Timeline, in order' } });
+  private readonly legend: HTMLElement;
+  private rows = new Map<string, number>();
+  private firstSeq = -1;
+  private count = 0;
+  private lanes = 0;
+
+  constructor() {
+    const shown: TimelineKind[] = ['answer', 'vote', 'stale', 'update', 'restart', 'retry', 'failed', 'winner'];
+    this.legend = h('div', { class: 'timeline-legend', attrs: { 'aria-hidden': 'true' } }, ...shown.map((k) => h('span', { class: `legend tl-${k}` }, icon(KIND_ICON[k]), h('span', { text: KIND_TEXT[k] }))));
+    this.el = h('div', { class: 'timeline' }, h('div', { class: 'timeline-scroll', attrs: { tabindex: 0, 'aria-label': 'Timeline (scroll sideways)' } }, this.grid), this.legend);
+  }
+
+  update(state: RunState, extras: ViewerExtras): void {
+    const entries = extras.timeline;
+    const first = entries[0]?.seq ?? -1;
+    if (first !== this.firstSeq || entries.length < this.count || this.lanes !== state.agents.length) this.rebuild(state);
+    this.firstSeq = first;
+    for (let i = this.count; i < entries.length; i++) this.add(entries[i], i, state);
+    this.count = entries.length;
+  }
+
+  private rebuild(state: RunState): void {
+    this.grid.replaceChildren();
+    this.rows = new Map([['', 1]]);
+    this.count = 0;
+    this.lanes = state.agents.length;
+    const laneHead = (text: string, title: string, row: number) => {
+      const el = h('div', { class: 'lane-head', title, text, attrs: { 'aria-hidden': 'true' } });
+      el.style.gridRow = String(row);
+      this.grid.append(el);
+    };
+    laneHead('run', 'Rounds and the run', 1);
+    state.agents.forEach((a, i) => {
+      this.rows.set(a.id, i + 2);
+      laneHead(a.label, `${a.label} (${a.id})`, i + 2);
+    });
+  }
+
+  private add(e: TimelineEntry, index: number, state: RunState): void {
+    const row = this.rows.get(e.agentId ?? '') ?? 1;
+    const label = e.kind === 'answer' ? e.label.replace(/^agent/, '') : e.kind === 'round' || e.kind === 'vote' ? e.label : '';
+    const marker = h(
+      'div',
+      { class: `tl tl-${e.kind}`, title: `${fmt.duration(e.t)} · ${e.detail}`, attrs: { role: 'listitem', 'aria-label': `${fmt.duration(e.t)}: ${e.detail}` } },
+      e.kind === 'round' ? null : icon(KIND_ICON[e.kind]),
+      label ? h('span', { class: 'tl-text', text: label }) : null,
+    );
+    marker.style.gridRow = String(row);
+    marker.style.gridColumn = String(index + 2);
+    if (e.kind === 'winner' && state.winner) marker.classList.add('tl-win');
+    this.grid.append(marker);
+  }
+}
