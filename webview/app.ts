@@ -73,7 +73,7 @@ export class App {
   private dirtyAll = false;
   private dirtyStructure = false;
   /** Counters for tests: snapshots and deltas applied, resyncs asked for. */
-  readonly stats = { snapshots: 0, deltas: 0, resyncs: 0, dropped: 0, renders: 0 };
+  readonly stats = { snapshots: 0, deltas: 0, resyncs: 0, dropped: 0, renders: 0, lastSnapshotMs: 0 };
 
   constructor(private readonly host: Host, private readonly root: HTMLElement) {
     const runs = section('runs-section', 'Runs', !host.ui.closed.includes('runs'), (open) => this.sectionToggled('runs', open), this.runsBody);
@@ -101,6 +101,12 @@ export class App {
         return this.snapshot(m);
       case 'delta':
         return this.delta(m);
+      case 'head':
+        if (this.cursor.checkHead(m.runId, m.seq) === 'gap') {
+          this.stats.resyncs++;
+          this.host.post({ type: 'resync', runId: m.runId, lastSeq: this.cursor.lastSeq });
+        }
+        return;
       case 'history':
         this.history = m.runs;
         this.renderRuns();
@@ -140,6 +146,7 @@ export class App {
   }
 
   private snapshot(m: HostMessageOf<'snapshot'>): void {
+    const started = performance.now();
     this.stats.snapshots++;
     this.history = m.history;
     this.setup = m.setup;
@@ -151,7 +158,7 @@ export class App {
       this.view = view;
       this.shown = shown;
       this.cursor.reset(shown.id, view.state.lastSeq);
-      this.clockBase = { clock: shown.clock, receivedAt: performance.now() };
+      this.clockBase = { clock: Math.max(shown.clock, view.state.elapsedMs), receivedAt: performance.now() };
       this.buildPage();
     } else {
       this.view = null;
@@ -161,6 +168,7 @@ export class App {
     }
     this.renderRuns();
     this.root.setAttribute('aria-busy', 'false');
+    this.stats.lastSnapshotMs = performance.now() - started;
   }
 
   private delta(m: HostMessageOf<'delta'>): void {
@@ -184,7 +192,8 @@ export class App {
       if (STRUCTURAL.has(event.type)) this.dirtyStructure = true;
     });
     this.cursor.advance(m);
-    this.clockBase = { clock: m.clock, receivedAt: performance.now() };
+    // The host's clock, or the newest event's time if that is later (the two share a time base in practice).
+    this.clockBase = { clock: Math.max(m.clock, this.view.state.elapsedMs), receivedAt: performance.now() };
     if (rebuild) {
       this.disposePage();
       this.buildPage();

@@ -18,6 +18,7 @@ import { registerVoteViewer } from './viewer';
 export interface MassGenApi {
   runs: RunManager;
   preview: PreviewManager;
+  previews: RunPreviews;
   keys: KeyStore;
   /** Folder of the "MassGen" log channel's file, so tests can check what was logged. */
   logUri: vscode.Uri;
@@ -71,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
   const scratchDir = join((context.storageUri ?? context.globalStorageUri).fsPath, 'scratch');
   registerChatParticipant(context, { runs, keys, previews, scratchDir });
   context.subscriptions.push(registerVoteViewer(context, runs));
-  return { runs, preview, keys, logUri: context.logUri };
+  return { runs, preview, previews, keys, logUri: context.logUri };
 }
 
 export function deactivate(): void {}

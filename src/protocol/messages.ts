@@ -8,6 +8,8 @@
 //             deltas of one agent merged, so a batch may hold fewer events than to - from + 1. The webview applies
 //             them with the engine's reducer (applyViewEvent) and asks for a snapshot when `from` is not its
 //             lastSeq + 1.
+//   head      the last seq sent for the shown run, a second after the last delta: a webview that lost the final
+//             delta of a burst (nothing follows it to reveal the gap) notices it here and asks for a snapshot.
 //   history   the runs list changed (a run started or ended).
 //   setup     the configured agents changed.
 //   notice    a short message to show (e.g. "Copied").
@@ -70,6 +72,7 @@ export type ShownRun = z.infer<typeof ShownRunSchema>;
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: SetupSchema }),
   z.object({ v, type: z.literal('delta'), runId: str, from: num, to: num, clock: num, events: z.array(RunEventSchema) }),
+  z.object({ v, type: z.literal('head'), runId: str, seq: num }),
   z.object({ v, type: z.literal('history'), runs: z.array(HistoryEntrySchema) }),
   z.object({ v, type: z.literal('setup'), setup: SetupSchema }),
   z.object({ v, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: str }),

@@ -42,6 +42,13 @@ export class DeltaCursor {
     return 'apply';
   }
 
+  /** The host's last seq for a run (a `head` message): 'gap' (once) when deltas before it never arrived. */
+  checkHead(runId: string, seq: number): 'ok' | 'gap' {
+    if (runId !== this.runId || this.awaiting || seq <= this.last) return 'ok';
+    this.awaiting = true;
+    return 'gap';
+  }
+
   advance(delta: Delta): void {
     this.last = delta.to;
   }

@@ -10,18 +10,19 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { RunEvent } from '../../src/core/engine/events';
-import { applyEvent, initialRunState, type RunState } from '../../src/core/engine/run-state';
-import type { HistoryFs } from '../../src/host/viewer/history';
-import { makeNonce, viewerHtml } from '../../src/host/viewer/html';
-import { ViewerHub, type Disposable, type HubOptions, type LiveRun, type RunSource, type ViewerConnection, type ViewerServices } from '../../src/host/viewer/hub';
 import type { RunHistory } from '../../src/host/viewer/history';
-import type { HostMessage, Setup, WebviewMessage } from '../../src/protocol/messages';
+import { makeNonce, viewerHtml } from '../../src/host/viewer/html';
+import { ViewerHub, type HubOptions, type ViewerConnection } from '../../src/host/viewer/hub';
+import type { HostMessage, WebviewMessage } from '../../src/protocol/messages';
+import { FakeRun, FakeServices, FakeSource } from './fakes';
 import { THEMES, type ThemeName } from './themes';
+
+export { FakeRun, FakeServices, FakeSource, MemoryFs } from './fakes';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const ROOT = resolve(__dirname, '..', '..');
-export const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
+export const SHOTS = join(ROOT, 'test-artifacts', 'screenshots', 'vote-viewer');
 
 export const chromiumAvailable = existsSync(CHROMIUM_PATH);
 
@@ -76,6 +77,11 @@ export async function servePage(dir: string): Promise<PageServer> {
       res.end(html);
       return;
     }
+    if (path === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     const file = join(dir, path.replace(/^\/+/, ''));
     if (!file.startsWith(dir) || !existsSync(file) || path === '/') {
       leaks.push(path);
@@ -89,112 +95,6 @@ export async function servePage(dir: string): Promise<PageServer> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { origin, leaks, close: () => new Promise((r) => server.close(() => r())) };
-}
-
-// ---- fakes for the host side -----------------------------------------------------------------------------------
-
-export class FakeRun implements LiveRun {
-  readonly state: RunState = initialRunState();
-  private readonly listeners = new Set<(event: RunEvent, state: RunState) => void>();
-  cancelled = false;
-  readonly cancelledAgents: string[] = [];
-
-  constructor(readonly id: string, readonly title: string) {}
-
-  onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
-  emit(event: RunEvent): void {
-    applyEvent(this.state, event);
-    for (const l of this.listeners) l(event, this.state);
-  }
-
-  cancel(): void {
-    this.cancelled = true;
-  }
-
-  cancelAgent(agentId: string): void {
-    this.cancelledAgents.push(agentId);
-  }
-}
-
-export class FakeSource implements RunSource {
-  private readonly runs: FakeRun[] = [];
-  private readonly listeners = new Set<(run: LiveRun) => void>();
-
-  onDidStart(listener: (run: LiveRun) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
-  get latest(): FakeRun | undefined {
-    return this.runs[this.runs.length - 1];
-  }
-
-  find(id: string): FakeRun | undefined {
-    return this.runs.find((r) => r.id === id);
-  }
-
-  /** Starts a run the way the RunManager does: the first events are folded before listeners hear of the run. */
-  start(id: string, title: string, first: RunEvent[] = []): FakeRun {
-    const run = new FakeRun(id, title);
-    for (const e of first) run.emit(e);
-    this.runs.push(run);
-    for (const l of this.listeners) l(run);
-    return run;
-  }
-}
-
-export class FakeServices implements ViewerServices {
-  readonly commands: unknown[][] = [];
-  readonly copied: string[] = [];
-  readonly opened: string[] = [];
-  readonly panels: (string | null)[] = [];
-  readonly logs: string[] = [];
-  setupValue: Setup = { agents: [], configFile: null };
-  readonly log = {
-    info: (m: string) => this.logs.push(`info ${m}`),
-    warn: (m: string) => this.logs.push(`warn ${m}`),
-    error: (m: string) => this.logs.push(`error ${m}`),
-  };
-
-  executeCommand(command: string, ...args: unknown[]): Promise<unknown> {
-    this.commands.push([command, ...args]);
-    return Promise.resolve(undefined);
-  }
-
-  copy(text: string): Promise<void> {
-    this.copied.push(text);
-    return Promise.resolve();
-  }
-
-  openExternal(url: string): Promise<boolean> {
-    this.opened.push(url);
-    return Promise.resolve(true);
-  }
-
-  openPanel(runId: string | null): void {
-    this.panels.push(runId);
-  }
-
-  setup(): Setup {
-    return this.setupValue;
-  }
-}
-
-export class MemoryFs implements HistoryFs {
-  readonly files = new Map<string, string>();
-  async read(name: string): Promise<string | undefined> {
-    return this.files.get(name);
-  }
-  async write(name: string, content: string): Promise<void> {
-    this.files.set(name, content);
-  }
-  async remove(name: string): Promise<void> {
-    this.files.delete(name);
-  }
 }
 
 // ---- the page --------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import { fullRun, midRun } from './scenarios';
   await replay(run, mid.events.slice(1));
   for (const theme of ['dark', 'light'] as const) {
     for (const surface of ['view', 'panel'] as const) {
-      const vp = await ViewerPage.open(h, { theme, surface });
+      const vp = await ViewerPage.open(h, { theme, surface, width: surface === 'view' ? 320 : 1280 });
       await vp.settle();
       console.log(theme, surface, vp.pageErrors, await vp.cspViolations());
       await vp.screenshot(`dev-mid-${surface}-${theme}`);

