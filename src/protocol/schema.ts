@@ -31,6 +31,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ev('run_started', { runId: str, question: str, agents: z.array(AgentInfoSchema), startedAt: str, finalAnswerMode: Mode, budget: z.optional(BudgetSchema) }),
   ev('round_started', { round: num, agentIds: z.array(str) }),
   ev('turn_started', { agentId: str, round: num, boardRevision: num, voteOnly: bool }),
+  ev('tools_ready', { agentId: str, tools: z.array(str), error: z.optional(str) }),
   ev('agent_updated', { agentId: str, labels: z.array(str), via: z.enum(['next_turn', 'tool_result']) }),
   ev('text_delta', { agentId: str, text: str }),
   ev('reasoning_delta', { agentId: str, text: str }),
@@ -75,6 +76,7 @@ export const AgentStateSchema = z.object({
   streamTail: str,
   reasoningTail: str,
   usage: UsageTotalsSchema,
+  tools: z.array(str),
 });
 
 export const RunStateSchema = z.object({

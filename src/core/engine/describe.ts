@@ -43,6 +43,8 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
       return `${at} ${who(state, event.agentId)} retrying in ${secs(event.delayMs)}: ${oneLine(event.error, 120)}`;
     case 'turn_failed':
       return event.willRetry ? undefined : `${at} ${who(state, event.agentId)} turn failed: ${oneLine(event.error, 160)}`;
+    case 'tools_ready':
+      return event.error ? `${at} ${who(state, event.agentId)} tools: ${oneLine(event.error, 200)} (continuing with: ${event.tools.join(', ') || 'no tools'})` : undefined;
     case 'agent_failed':
       return `${at} ${who(state, event.agentId)} FAILED: ${oneLine(event.error, 200)}`;
     case 'winner_selected': {

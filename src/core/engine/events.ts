@@ -46,6 +46,8 @@ export type RunEventBody =
   | { type: 'run_started'; runId: string; question: string; agents: AgentInfo[]; startedAt: string; finalAnswerMode: 'as_is' | 'synthesize'; budget?: Budget }
   | { type: 'round_started'; round: number; agentIds: string[] }
   | { type: 'turn_started'; agentId: string; round: number; boardRevision: number; voteOnly: boolean }
+  /** An agent's tools (file tools, MCP servers) are ready; `error` when some failed to start (the rest are usable). */
+  | { type: 'tools_ready'; agentId: string; tools: string[]; error?: string }
   | { type: 'agent_updated'; agentId: string; labels: string[]; via: 'next_turn' | 'tool_result' }
   | { type: 'text_delta'; agentId: string; text: string }
   | { type: 'reasoning_delta'; agentId: string; text: string }

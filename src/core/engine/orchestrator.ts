@@ -32,8 +32,16 @@ export const MAX_TOOL_STEPS_PER_TURN = 25;
 
 /** Non-coordination tools an agent may use inside a turn (file tools, MCP). */
 export interface AgentToolbox {
+  /** The tools offered to the model; read after `start` has settled. */
   tools: ToolSpec[];
+  /**
+   * Called once, before the agent's first turn (connect servers, list their tools). A failure is reported as an
+   * event and the agent goes on with whatever tools are available: a broken tool server never fails the run.
+   */
+  start?(signal: AbortSignal): Promise<void>;
   execute(call: ToolCall, signal: AbortSignal): Promise<{ ok: boolean; content: string }>;
+  /** Called once when the run ends, however it ends (consensus, limits, cancel, errors). */
+  close?(): Promise<void>;
 }
 
 export interface EngineAgent {
@@ -90,6 +98,8 @@ interface AgentRuntime {
   turnController: AbortController | null;
   /** The model's server refused tool definitions: coordination calls go as JSON text instead. */
   textOnly: boolean;
+  /** The toolbox's start, run once before the first turn. */
+  toolsReady?: Promise<void>;
 }
 
 /** Servers such as Ollama answer 400 "<model> does not support tools" when a model has no tool calling. */
@@ -177,6 +187,7 @@ export class Orchestrator {
       const reason = await this.coordinate();
       return await this.finish(reason);
     } finally {
+      await this.closeTools();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onExternalAbort);
       this.ended = true;
@@ -302,7 +313,26 @@ export class Orchestrator {
     }
   }
 
+  private startTools(agent: AgentRuntime): Promise<void> {
+    const toolbox = agent.spec.toolbox;
+    agent.toolsReady ??= (async () => {
+      if (!toolbox?.start) return;
+      try {
+        await toolbox.start(this.runController.signal);
+        this.emit({ type: 'tools_ready', agentId: agent.spec.id, tools: toolbox.tools.map((t) => t.name) });
+      } catch (err) {
+        this.emit({ type: 'tools_ready', agentId: agent.spec.id, tools: toolbox.tools.map((t) => t.name), error: asProviderError(err).message });
+      }
+    })();
+    return agent.toolsReady;
+  }
+
+  private async closeTools(): Promise<void> {
+    await Promise.all(this.agents.map((a) => a.spec.toolbox?.close?.().catch(() => undefined)));
+  }
+
   private async turnLoop(agent: AgentRuntime, round: number, signal: AbortSignal): Promise<void> {
+    await this.startTools(agent);
     this.deliverBoard(agent, 'next_turn');
     this.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.seenRevision, voteOnly: this.capReached(agent) });
     let invalidAttempts = 0;

@@ -52,6 +52,8 @@ export interface AgentState extends AgentInfo {
   streamTail: string;
   reasoningTail: string;
   usage: UsageTotals;
+  /** Names of the non-coordination tools the agent has (after they started). */
+  tools: string[];
 }
 
 export interface RunState {
@@ -144,6 +146,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         streamTail: '',
         reasoningTail: '',
         usage: emptyUsage(),
+        tools: [],
       }));
       break;
     case 'round_started':
@@ -241,6 +244,9 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         if (a.status !== 'failed') a.status = 'completed';
         a.retry = null;
       }
+      break;
+    case 'tools_ready':
+      if (agent) agent.tools = event.tools;
       break;
     case 'budget_reached':
       state.budgetReached = event;
