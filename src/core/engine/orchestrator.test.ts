@@ -586,3 +586,45 @@ describe('orchestrator: budget', () => {
     assert.equal(team.providers.a.callCount, 2);
   });
 });
+
+describe('orchestrator: toolbox lifecycle', () => {
+  function recordingToolbox(log: string[], opts: { failStart?: boolean } = {}) {
+    return {
+      tools: [{ name: 'lookup', description: 'look up', parameters: { type: 'object', properties: {} } }],
+      start: async () => {
+        log.push('start');
+        if (opts.failStart) throw new Error('server "docs" did not start: spawn ENOENT');
+      },
+      execute: async () => ({ ok: true, content: 'r' }),
+      close: async () => {
+        log.push('close');
+      },
+    };
+  }
+
+  it('starts the tools once before the first turn and closes them when the run ends', async () => {
+    const log: string[] = [];
+    const team = runTeam([{ id: 'a', script: answerThenVote('x', 'agent1'), toolbox: recordingToolbox(log) }]);
+    await team.result;
+    assert.deepEqual(log, ['start', 'close']);
+    assert.deepEqual(team.of('tools_ready')[0].tools, ['lookup']);
+    assert.ok(team.of('tools_ready')[0].seq < team.of('turn_started')[0].seq);
+  });
+
+  it('closes the tools on cancel too', async () => {
+    const log: string[] = [];
+    const team = runTeam([{ id: 'a', script: () => ({ ...reply.answer('slow'), delayMs: 5000 }), toolbox: recordingToolbox(log) }]);
+    setTimeout(() => team.orchestrator.cancel(), 30);
+    await team.result;
+    assert.deepEqual(log, ['start', 'close']);
+  });
+
+  it('a toolbox that fails to start is reported and the agent goes on', async () => {
+    const log: string[] = [];
+    const team = runTeam([{ id: 'a', script: answerThenVote('x', 'agent1'), toolbox: recordingToolbox(log, { failStart: true }) }]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.match(team.of('tools_ready')[0].error!, /did not start/);
+    assert.deepEqual(log, ['start', 'close']);
+  });
+});
