@@ -144,6 +144,50 @@ describe('MassGen in real VS Code', function () {
     assert.ok(!previewTab(), 'no preview for a cancelled run without answers');
   });
 
+  it('the vote viewer follows a live run, and its buttons drive Cancel and Apply', async function () {
+    if (!runnerAvailable) this.skip();
+    const clickInViewer = (label) =>
+      playwright(async ({ webviewFrames, sleep }, ariaLabel) => {
+        for (let i = 0; i < 50; i++) {
+          for (const frame of await webviewFrames()) {
+            const button = await frame.$(`[aria-label="${ariaLabel}"]:not([disabled])`);
+            if (button) {
+              await button.click();
+              return true;
+            }
+          }
+          await sleep(200);
+        }
+        return false;
+      }, label);
+
+    // Cancel from the viewer while the agents are still streaming.
+    server = await fakes.startFakeOpenAI(fakes.coordinationScript({}, { reply: { ttftMs: 30000 } }));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Slow please' });
+    await until(() => server.chatRequests().length >= 2, 10000, 'both agents requesting');
+    await vscode.commands.executeCommand('massgen.showVoteViewer');
+    const live = await webview('body', { property: 'textContent', timeoutMs: 15000 });
+    assert.ok(live.values.join(' ').includes('alpha'), 'the viewer shows the live run');
+    await screenshot('viewer-live-run');
+    assert.strictEqual(await clickInViewer('Cancel the run'), true, 'the Cancel button is there');
+    await running;
+    assert.strictEqual(api.runs.latest.state.endReason, 'cancelled');
+    assert.deepStrictEqual(await Promise.all(server.chatRequests().map((r) => r.outcome)), ['client_closed', 'client_closed']);
+    await server.close();
+
+    // Apply from the viewer's result.
+    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
+    await setAgents(team(server.baseUrl));
+    const { doc } = await openSample();
+    await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    await vscode.commands.executeCommand('massgen.showVoteViewer');
+    assert.strictEqual(await clickInViewer('Apply the winner'), true, 'the Apply button is there');
+    await until(() => doc.getText().includes("'''Return the sum"), 10000, 'the edit from the viewer');
+    await screenshot('viewer-applied');
+  });
+
   it('Set API Key stores the key in SecretStorage only: not in settings, logs or the webview', async function () {
     if (!runnerAvailable) this.skip();
     const storing = vscode.commands.executeCommand('massgen.setApiKey', 'OPENAI_API_KEY');
