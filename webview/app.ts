@@ -34,6 +34,9 @@ const STRUCTURAL = new Set<RunEvent['type']>([
   'run_ended',
 ]);
 
+/** Streamed text repaints at most this often (structural changes at once). */
+const STREAM_FRAME_MS = 100;
+
 function agentOf(event: RunEvent): string | null {
   if ('agentId' in event) return event.agentId;
   if (event.type === 'vote_cast') return event.vote.voterId;
@@ -69,11 +72,13 @@ export class App {
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
   private frame = 0;
   private fallbackTimer: ReturnType<typeof setTimeout> | undefined;
+  private throttle: ReturnType<typeof setTimeout> | undefined;
+  private lastRender = 0;
   private readonly dirtyAgents = new Set<string>();
   private dirtyAll = false;
   private dirtyStructure = false;
   /** Counters for tests: snapshots and deltas applied, resyncs asked for. */
-  readonly stats = { snapshots: 0, deltas: 0, resyncs: 0, dropped: 0, renders: 0, lastSnapshotMs: 0 };
+  readonly stats = { snapshots: 0, deltas: 0, resyncs: 0, dropped: 0, renders: 0, lastSnapshotMs: 0, maxRenderMs: 0, maxDeltaMs: 0 };
 
   constructor(private readonly host: Host, private readonly root: HTMLElement) {
     const runs = section('runs-section', 'Runs', !host.ui.closed.includes('runs'), (open) => this.sectionToggled('runs', open), this.runsBody);
@@ -179,6 +184,7 @@ export class App {
       return;
     }
     if (verdict !== 'apply' || !this.view || !this.page) return;
+    const started = performance.now();
     this.stats.deltas++;
     const page = this.page;
     const state = this.view.state;
@@ -200,10 +206,24 @@ export class App {
       return;
     }
     this.schedule();
+    this.stats.maxDeltaMs = Math.max(this.stats.maxDeltaMs, performance.now() - started);
   }
 
+  /**
+   * Repaints on the next frame, but streamed text alone at most every STREAM_FRAME_MS: ten updates a second read
+   * as smooth, and each repaint of eight streaming columns costs layout and paint. Structural changes (an answer,
+   * a vote, a failure) go out on the next frame.
+   */
   private schedule(): void {
-    if (this.frame) return;
+    if (this.frame || this.throttle) return;
+    const wait = this.dirtyStructure || this.dirtyAll ? 0 : this.lastRender + STREAM_FRAME_MS - performance.now();
+    if (wait > 0) {
+      this.throttle = setTimeout(() => {
+        this.throttle = undefined;
+        this.schedule();
+      }, wait);
+      return;
+    }
     this.frame = requestAnimationFrame(() => this.render());
     // rAF does not run in a hidden document; do not let updates pile up there.
     this.fallbackTimer = setTimeout(() => this.render(), 250);
@@ -216,10 +236,14 @@ export class App {
   private render(): void {
     cancelAnimationFrame(this.frame);
     clearTimeout(this.fallbackTimer);
+    clearTimeout(this.throttle);
+    this.throttle = undefined;
     this.frame = 0;
+    this.lastRender = performance.now();
     const page = this.page;
     const view = this.view;
     if (!page || !view || !this.shown) return;
+    const started = performance.now();
     this.stats.renders++;
     const { state, extras } = view;
     const clock = this.clock();
@@ -242,6 +266,7 @@ export class App {
     this.dirtyAgents.clear();
     this.dirtyAll = false;
     this.dirtyStructure = false;
+    this.stats.maxRenderMs = Math.max(this.stats.maxRenderMs, performance.now() - started);
   }
 
   private tick(): void {

@@ -8,7 +8,7 @@ export type BadgeKind = 'waiting' | 'thinking' | 'streaming' | 'answered' | 'vot
 export interface Badge {
   kind: BadgeKind;
   text: string;
-  /** Codicon name (with `~spin` for spinning icons). */
+  /** Codicon name. Static on purpose: one spinner per page (the phase) is enough, and each costs repaints. */
   icon: string;
   title: string;
 }
@@ -26,15 +26,15 @@ export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, n
   if (agent.retry) {
     const left = Math.ceil((agent.retry.at + agent.retry.delayMs - nowMs) / 1000);
     const title = `Attempt ${agent.retry.attempt} after: ${agent.retry.error}`;
-    return left > 0 ? { kind: 'retrying', text: `retrying in ${left} s`, icon: 'sync', title } : { kind: 'retrying', text: 'retrying…', icon: 'sync~spin', title };
+    return left > 0 ? { kind: 'retrying', text: `retrying in ${left} s`, icon: 'sync', title } : { kind: 'retrying', text: 'retrying…', icon: 'sync', title };
   }
   switch (agent.status) {
     case 'waiting':
       return { kind: 'waiting', text: 'waiting', icon: 'circle-large-outline', title: 'Waiting for its turn' };
     case 'streaming':
       return agent.streamTail === ''
-        ? { kind: 'thinking', text: 'thinking', icon: 'loading~spin', title: agent.reasoningTail ? 'Reasoning' : 'Waiting for the first tokens' }
-        : { kind: 'streaming', text: 'streaming', icon: 'loading~spin', title: 'Writing' };
+        ? { kind: 'thinking', text: 'thinking', icon: 'lightbulb', title: agent.reasoningTail ? 'Reasoning' : 'Waiting for the first tokens' }
+        : { kind: 'streaming', text: 'streaming', icon: 'pencil', title: 'Writing' };
     case 'answered':
       return { kind: 'answered', text: 'answered', icon: 'pass', title: `Answered ${agent.latestAnswerLabel ?? ''}`.trim() };
     case 'voted':

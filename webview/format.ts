@@ -34,10 +34,12 @@ export function usageLine(u: UsageTotals): string {
   return `${tokens(totalTokens(u))} tokens · ${cost(u).text}`;
 }
 
+const integer = new Intl.NumberFormat('en-US');
+
 export function usageTitle(u: UsageTotals): string {
   return [
-    `${u.inputTokens.toLocaleString('en-US')} input tokens (${u.cachedInputTokens.toLocaleString('en-US')} cached)`,
-    `${u.outputTokens.toLocaleString('en-US')} output tokens`,
+    `${integer.format(u.inputTokens)} input tokens (${integer.format(u.cachedInputTokens)} cached)`,
+    `${integer.format(u.outputTokens)} output tokens`,
     `${u.calls} call(s)`,
     cost(u).title,
     ...(u.estimated ? ['Some token counts are estimates'] : []),

@@ -25,10 +25,18 @@ const ALLOWED_TAGS = [
   'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span',
 ];
 
-let hooked = false;
+let configured = false;
 function purifier(): typeof DOMPurify {
-  if (!hooked) {
-    hooked = true;
+  if (!configured) {
+    configured = true;
+    // Configured once: passing the config to every sanitize() call re-parses it each time (slow while streaming).
+    DOMPurify.setConfig({
+      ALLOWED_TAGS,
+      ALLOWED_ATTR: ['href', 'title', 'start', 'class', 'rel'],
+      ALLOW_DATA_ATTR: false,
+      ALLOW_ARIA_ATTR: false,
+      RETURN_DOM_FRAGMENT: true,
+    });
     DOMPurify.addHook('afterSanitizeAttributes', (node) => {
       if (node.nodeName !== 'A') return;
       const href = node.getAttribute('href');
@@ -48,21 +56,61 @@ function purifier(): typeof DOMPurify {
 }
 
 function sanitize(html: string): DocumentFragment {
-  return purifier().sanitize(html, {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR: ['href', 'title', 'start', 'class', 'rel'],
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    RETURN_DOM_FRAGMENT: true,
-  });
+  return purifier().sanitize(html) as unknown as DocumentFragment;
+}
+
+/** Unbroken runs this long get their own horizontally scrolling line (see `isolateLongTokens`). */
+export const LONG_TOKEN = 400;
+const LONG_RUN = new RegExp(`\\S{${LONG_TOKEN},}`, 'g');
+
+/**
+ * Moves each very long unbroken run of text (a hostile "word" of 20,000 characters, a base64 blob) into a
+ * `span.long-token` that scrolls sideways instead of wrapping. Wrapping such a run can take seconds of layout on
+ * every resize with some fonts; a scrolling line keeps every character and costs nothing. Code blocks already
+ * scroll, so they are left alone.
+ */
+export function isolateLongTokens(root: Node): void {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const hits: Text[] = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n as Text;
+    if (text.data.length >= LONG_TOKEN && !text.parentElement?.closest('pre, .long-token')) hits.push(text);
+  }
+  for (const text of hits) {
+    const data = text.data;
+    LONG_RUN.lastIndex = 0;
+    if (!LONG_RUN.test(data)) continue;
+    LONG_RUN.lastIndex = 0;
+    const parts: Node[] = [];
+    let last = 0;
+    for (let m = LONG_RUN.exec(data); m; m = LONG_RUN.exec(data)) {
+      if (m.index > last) parts.push(document.createTextNode(data.slice(last, m.index)));
+      const span = document.createElement('span');
+      span.className = 'long-token';
+      span.textContent = m[0];
+      span.title = `${m[0].length} characters without a break (scroll sideways)`;
+      parts.push(span);
+      last = m.index + m[0].length;
+    }
+    if (last < data.length) parts.push(document.createTextNode(data.slice(last)));
+    text.replaceWith(...parts);
+  }
+}
+
+/** Text as it is (no markdown), with long unbroken runs isolated. */
+export function plainText(text: string): DocumentFragment {
+  const frag = document.createDocumentFragment();
+  frag.append(text);
+  isolateLongTokens(frag);
+  return frag;
 }
 
 function plain(text: string): DocumentFragment {
   const frag = document.createDocumentFragment();
-  const pre = document.createElement('div');
-  pre.className = 'md-plain';
-  pre.textContent = text;
-  frag.append(pre);
+  const div = document.createElement('div');
+  div.className = 'md-plain';
+  div.append(plainText(text));
+  frag.append(div);
   return frag;
 }
 
@@ -74,7 +122,9 @@ export function renderMarkdown(text: string): DocumentFragment {
   let deepest = 0;
   for (const t of tokens) if (t.level > deepest) deepest = t.level;
   if (deepest >= MAX_NESTING - 1) return plain(text);
-  return sanitize(md.renderer.render(tokens, md.options, {}));
+  const frag = sanitize(md.renderer.render(tokens, md.options, {}));
+  isolateLongTokens(frag);
+  return frag;
 }
 
 /** Splits markdown into block chunks at blank lines outside fenced code, each at most about `size` characters. */

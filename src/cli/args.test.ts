@@ -5,7 +5,7 @@ const usageError = (re: RegExp) => (err: unknown) => err instanceof UsageError &
 
 describe('cli args: run', () => {
   it('parses every flag', () => {
-    assert.deepEqual(parseCliArgs(['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', 'What is 2+2?']), {
+    assert.deepEqual(parseCliArgs(['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', 'What is 2+2?']), {
       command: 'run',
       question: 'What is 2+2?',
       config: 'team.yaml',
@@ -14,6 +14,7 @@ describe('cli args: run', () => {
       automation: true,
       timeoutSeconds: 90,
       estimate: true,
+      approveTools: true,
     });
   });
 
@@ -41,7 +42,15 @@ describe('cli args: run', () => {
       automation: false,
       timeoutSeconds: undefined,
       estimate: false,
+      approveTools: false,
     });
+  });
+
+  it('--approve-tools is a switch that takes no value', () => {
+    const cmd = parseCliArgs(['run', '--approve-tools', 'q']);
+    assert.equal(cmd.command === 'run' && cmd.approveTools, true);
+    assert.throws(() => parseCliArgs(['run', '--approve-tools=yes', 'q']), UsageError);
+    assert.match(USAGE, /--approve-tools/);
   });
 
   it('trims the question', () => {

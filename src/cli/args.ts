@@ -13,6 +13,8 @@ export type CliCommand =
       timeoutSeconds?: number;
       /** Print the expected calls, tokens and cost, and spend nothing. */
       estimate: boolean;
+      /** Run MCP tools that need approval without asking (default: deny them). */
+      approveTools: boolean;
     }
   | { command: 'validate'; file: string }
   | { command: 'help' }
@@ -21,11 +23,14 @@ export type CliCommand =
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate] "QUESTION"
+  massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate]
+              [--approve-tools] "QUESTION"
   massgen validate FILE
+  massgen --help | --version
 
 --estimate prints the expected model calls, tokens and cost range for the config and question, and runs nothing.
-  massgen --help | --version
+--approve-tools lets agents run MCP tools that need approval (those that write, delete, execute… and those in
+  require_approval); without it such calls are denied and the model is told so. MCP servers log to <log dir>/mcp.log.
 
 Without --config, MassGen uses .massgen/config.yaml, else builds a team from OPENAI_API_KEY / ANTHROPIC_API_KEY
 (and other provider keys) in the environment, else a local Ollama server at http://localhost:11434.
@@ -50,6 +55,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
     automation: { type: 'boolean' },
     timeout: { type: 'string' },
     estimate: { type: 'boolean' },
+    'approve-tools': { type: 'boolean' },
   });
   if (positionals.length === 0) throw new UsageError('massgen run needs a QUESTION, e.g. massgen run "Refactor this function".');
   if (positionals.length > 1) throw new UsageError(`massgen run takes one QUESTION; quote it (got ${positionals.length} words unquoted?).`);
@@ -69,6 +75,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
     automation: Boolean(values.automation),
     timeoutSeconds,
     estimate: Boolean(values.estimate),
+    approveTools: Boolean(values['approve-tools']),
   };
 }
 

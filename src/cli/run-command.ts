@@ -1,11 +1,13 @@
 // `massgen run` and `massgen validate`: load the config, run the engine, project its events onto stderr progress,
 // status.json and the log directory, print the answer, and map the ending to upstream's exit codes.
 
+import { createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { discoverConfig } from '../core/config/discover';
 import { ConfigError, formatIssue, loadConfigFile, type ConfigWarning } from '../core/config/load';
 import type { MassGenConfig } from '../core/config/types';
 import type { EndReason } from '../core/engine/events';
+import { McpServerPool, mcpToolboxForAgent, type ApprovalHandler, type McpLogEntry } from '../core/mcp';
 import { Orchestrator, type RunResult } from '../core/engine/orchestrator';
 import { applyEvent, initialRunState } from '../core/engine/run-state';
 import { createProvider } from '../core/providers/factory';
@@ -98,6 +100,24 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
   const status = new StatusWriter(statusPaths, () => buildStatus(state, logDir), 250, (path, err) => io.stderr.write(`warning: cannot write ${path}: ${err.message}\n`));
   const progress = cmd.automation ? undefined : new ProgressPrinter(io.stderr);
 
+  // MCP servers: one toolbox per agent that has servers; their logs and stderr go to <log dir>/mcp.log only.
+  const usesMcp = config.agents.some((a) => a.backend.mcpServers?.length);
+  const mcpLogFile = usesMcp ? createWriteStream(join(logDir, 'mcp.log'), { flags: 'a' }) : undefined;
+  mcpLogFile?.on('error', () => undefined);
+  const mcpLog = (e: McpLogEntry) => mcpLogFile?.write(`${new Date().toISOString()} ${e.level} ${e.server}${e.agentId ? `@${e.agentId}` : ''} ${e.source}: ${e.message}\n`);
+  const denied = new Set<string>();
+  const approve: ApprovalHandler = async (request) => {
+    if (cmd.approveTools) return true;
+    if (!cmd.automation && !denied.has(`${request.agentId}\0${request.toolName}`)) {
+      denied.add(`${request.agentId}\0${request.toolName}`);
+      progress?.clearFooter();
+      io.stderr.write(`note: ${request.agentId} was denied ${request.toolName} (it needs approval; run with --approve-tools to allow such tools)\n`);
+    }
+    return false;
+  };
+  const mcpPool = new McpServerPool({ log: mcpLog, processEnv: io.env });
+  const withTools = agents.map((a, i) => ({ ...a, toolbox: mcpToolboxForAgent(config.agents[i], { approve, log: mcpLog, pool: mcpPool, processEnv: io.env }) }));
+
   if (cmd.automation) {
     io.stdout.write(`LOG_DIR: ${logDir}\nSTATUS: ${statusPaths[statusPaths.length - 1]}\nQUESTION: ${cmd.question}\n`);
     io.stdout.write('[Coordination in progress - monitor status.json for real-time updates]\n');
@@ -105,7 +125,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
 
   const orchestrator = new Orchestrator({
     task: cmd.question,
-    agents,
+    agents: withTools,
     orchestrator: config.orchestrator,
     timeouts,
     onEvent: (event) => {
@@ -125,6 +145,9 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     result = await orchestrator.run();
   } finally {
     removeInterrupt();
+    // The engine closes every toolbox when the run ends; the pool is the safety net for shared servers.
+    await mcpPool.close();
+    await new Promise<void>((done) => (mcpLogFile ? mcpLogFile.end(done) : done()));
     status.flush();
     await log.close();
   }

@@ -11,6 +11,7 @@ import { Orchestrator, type RunOptions, type RunResult } from '../core/engine/or
 import { applyEvent, initialRunState, type RunState } from '../core/engine/run-state';
 import type { KeyStore } from './keys';
 import { resolveRunConfig } from './run-config';
+import { readMcpSettings, RunMcp } from './mcp';
 import { buildTeam } from './team';
 import { createFileToolbox } from '../core/workspace/file-tools';
 import { createScratch, type Scratch, type SeedFile } from '../core/workspace/scratch';
@@ -106,6 +107,8 @@ export class RunManager implements vscode.Disposable {
       const folders = scratch;
       agents = agents.map((a, i) => ({ ...a, toolbox: createFileToolbox(folders, labelled[i].label) }));
     }
+    const mcp = new RunMcp(readMcpSettings(), this.log);
+    agents = agents.map((a, i) => ({ ...a, toolbox: mcp.toolboxFor(a.id, runConfig.kind === 'configured' ? config.agents[i] : undefined, a.toolbox) }));
     this.log.info(`run "${request.title}": ${agents.length} agent(s) from ${config.source}: ${agents.map((a) => `${a.id} (${a.provider.description})`).join(', ')}`);
     const run = new ActiveRun(
       id,
@@ -114,6 +117,8 @@ export class RunManager implements vscode.Disposable {
       (event, state) => this.logEvent(event, state),
       scratch,
     );
+    // Toolboxes close their own servers; the pool holds the shared ones.
+    void run.result.finally(() => mcp.pool.close());
     this.runs.push(run);
     // Keep a bounded history for the views; runs are also persisted by the vote viewer.
     for (const old of this.runs.splice(0, Math.max(0, this.runs.length - 20))) void old.scratch?.dispose();

@@ -9,6 +9,10 @@ import type { RunEvent } from '../core/engine/events';
 import type { RunState } from '../core/engine/run-state';
 import type { ViewerExtras } from './state';
 
+// No `new Function` fast path: the webview's CSP has no 'unsafe-eval' (zod's probe alone would be reported as a
+// violation), and the host gains nothing measurable from it for messages this size.
+z.config({ jitless: true });
+
 const str = z.string();
 const num = z.number();
 const bool = z.boolean();
@@ -113,7 +117,7 @@ export const ViewerExtrasSchema = z.object({
       seq: num,
       t: num,
       agentId: z.nullable(str),
-      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'correction', 'restart', 'retry', 'failed', 'winner', 'budget', 'end']),
+      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'correction', 'restart', 'retry', 'tools', 'failed', 'winner', 'budget', 'end']),
       label: str,
       detail: str,
     }),

@@ -48,6 +48,7 @@ export type TimelineKind =
   | 'correction'
   | 'restart'
   | 'retry'
+  | 'tools'
   | 'failed'
   | 'winner'
   | 'budget'
@@ -150,6 +151,9 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       break;
     case 'turn_started':
       agentExtras(extras, event.agentId).lastFailure = null;
+      break;
+    case 'tools_ready':
+      if (event.error) push(extras, { ...base, agentId: event.agentId, kind: 'tools', label: '!', detail: `${labelOf(event.agentId)}'s tools: ${event.error} (continuing with ${event.tools.join(', ') || 'no tools'})` });
       break;
     case 'agent_updated':
       push(extras, { ...base, agentId: event.agentId, kind: 'update', label: '↻', detail: `${labelOf(event.agentId)} was shown new answers ${event.labels.join(', ')}` });

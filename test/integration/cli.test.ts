@@ -325,3 +325,134 @@ describe('massgen CLI (subprocess)', function () {
     });
   });
 });
+
+// ---- MCP servers through the CLI -----------------------------------------------------------------------------------
+
+describe('massgen CLI with MCP servers (subprocess)', function () {
+  this.timeout(30_000);
+  const EVERYTHING_JS = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  const FILESYSTEM_JS = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+  let server: FakeOpenAIServer | undefined;
+
+  before(async () => {
+    if (!existsSync(cli)) await esbuild.build({ entryPoints: ['src/cli/main.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', define: { __VERSION__: '"test"' } });
+  });
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  /** Live processes whose command line contains `needle` (Linux /proc; [] elsewhere). */
+  function processesWith(needle: string): number[] {
+    if (process.platform !== 'linux') return [];
+    return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).flatMap((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+        const zombie = stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+        return !zombie && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(needle) ? [Number(p)] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** True while the process exists and is not a zombie. */
+  function alive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+    } catch {
+      return process.platform !== 'linux';
+    }
+  }
+
+  /** Plays one agent: calls `tool` first, then answers with what the tool returned, then votes. */
+  function toolThenAnswer(tool: string, args: Record<string, unknown>): FakeHandler {
+    return ({ body }) => {
+      const called = body.messages.find((m) => m.tool_calls?.some((c) => c.function.name === tool));
+      if (!called) return { toolCalls: [{ name: tool, arguments: args, id: 'call_tool_1' }] };
+      const result = body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'call_tool_1');
+      const answer = `Tool said: ${String(result?.content)}`;
+      const answered = body.messages.some((m) => JSON.stringify(m).includes('Your answer was recorded'));
+      if (!answered) return { toolCalls: [{ name: 'new_answer', arguments: { content: answer } }] };
+      return { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'mine' } }] };
+    };
+  }
+
+  function mcpConfig(url: string, serverYaml: string[]): string {
+    return writeConfig(['agents:', '  - id: tooluser', '    backend:', '      type: chatcompletion', '      model: m1', `      base_url: ${url}`, '      mcp_servers:', ...serverYaml.map((l) => `        ${l}`), ''].join('\n'));
+  }
+
+  function serverPids(logDir: string): number[] {
+    return [...readFileSync(join(logDir, 'mcp.log'), 'utf8').matchAll(/connected \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+  }
+
+  it('an agent calls mcp__everything__echo and answers with it; the server is gone when the CLI exits', async () => {
+    server = await startFakeOpenAI(toolThenAnswer('mcp__everything__echo', { message: 'ping from the model' }));
+    const marker = `massgen-cli-test-${process.pid}-${Date.now()}`;
+    const config = mcpConfig(server.baseUrl, ['- name: everything', '  type: stdio', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
+    const logDir = join(work, 'logs-mcp');
+    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Use the echo tool.']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Tool said: Echo: ping from the model\n');
+    const first = server.chatRequests()[0].body;
+    assert.ok(first.tools!.some((t) => t.function.name === 'mcp__everything__echo'), 'the tool was offered');
+    const pids = serverPids(logDir);
+    assert.equal(pids.length, 1);
+    assert.equal(alive(pids[0]), false);
+    assert.deepEqual(processesWith(marker), []);
+    assert.match(readFileSync(join(logDir, 'mcp.log'), 'utf8'), /everything@tooluser stderr: Starting default \(STDIO\) server/);
+    const events = readJsonl(join(logDir, 'events.jsonl'));
+    assert.ok((events.find((e) => e.type === 'tools_ready')?.tools as string[]).includes('mcp__everything__echo'));
+    assert.deepEqual(events.filter((e) => e.type === 'tool_result' && e.name === 'mcp__everything__echo').map((e) => e.ok), [true]);
+  });
+
+  it('tools that write are denied without --approve-tools (the model is told) and run with it', async () => {
+    const dir = mkdtempSync(join(work, 'mcp-fs-'));
+    const target = join(dir, 'out.txt');
+    const serverYaml = ['- name: files', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(FILESYSTEM_JS)}, ${JSON.stringify(dir)}]`];
+    server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
+    const denied = await runCli(['run', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-deny'), 'Write the file.']);
+    assert.equal(denied.code, 0, denied.stderr);
+    assert.match(denied.stdout, /^Tool said: mcp__files__write_file was not run: the user did not approve it/);
+    assert.match(denied.stderr, /note: tooluser was denied mcp__files__write_file \(it needs approval; run with --approve-tools/);
+    assert.equal(existsSync(target), false);
+    await server.close();
+
+    server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
+    const approved = await runCli(['run', '--approve-tools', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-approve'), 'Write the file.']);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(approved.stdout, /^Tool said: Successfully wrote to /);
+    assert.equal(readFileSync(target, 'utf8'), 'written by the agent');
+  });
+
+  it('Ctrl-C during a long tool call: exit 4 and the server process is gone', async () => {
+    server = await startFakeOpenAI(toolThenAnswer('mcp__everything__trigger-long-running-operation', { duration: 30, steps: 3 }));
+    const marker = `massgen-cli-sigint-${process.pid}-${Date.now()}`;
+    const config = mcpConfig(server.baseUrl, ['- name: everything', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
+    const logDir = join(work, 'logs-mcp-sigint');
+    const started = Date.now();
+    const r = await runCli(['run', '--approve-tools', '--config', config, '--log-dir', logDir, 'Q'], {
+      onSpawn: (kill) => {
+        const poll = setInterval(() => {
+          if (server!.chatRequests().length >= 1 && processesWith(marker).length > 0) {
+            clearInterval(poll);
+            setTimeout(() => kill('SIGINT'), 300);
+          }
+        }, 20);
+      },
+    });
+    assert.equal(r.code, 4, r.stderr);
+    assert.ok(Date.now() - started < 10_000);
+    const pids = serverPids(logDir);
+    assert.equal(pids.length, 1);
+    assert.equal(alive(pids[0]), false);
+    assert.deepEqual(processesWith(marker), []);
+  });
+});

@@ -22,7 +22,8 @@ export { FakeRun, FakeServices, FakeSource, MemoryFs } from './fakes';
 export const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const ROOT = resolve(__dirname, '..', '..');
-export const SHOTS = join(ROOT, 'test-artifacts', 'screenshots', 'vote-viewer');
+/** Where the screenshots go (VIEWER_SHOTS_DIR overrides; the real-VS-Code runner empties test-artifacts/screenshots). */
+export const SHOTS = process.env.VIEWER_SHOTS_DIR ?? join(ROOT, 'test-artifacts', 'screenshots', 'vote-viewer');
 
 export const chromiumAvailable = existsSync(CHROMIUM_PATH);
 
@@ -225,10 +226,11 @@ export class ViewerPage {
     );
   }
 
-  /** Waits until the host's messages so far have been delivered and the page has rendered a frame. */
+  /** Waits until the host's messages so far have been delivered and the page has rendered them (streamed text is
+   * repainted at most every 100 ms). */
   async settle(): Promise<void> {
     await this.queue;
-    await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await this.page.evaluate(() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 120)));
     await this.queue;
   }
 

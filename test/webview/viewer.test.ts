@@ -3,7 +3,7 @@
 // ARIA, reduced motion, and screenshots in light, dark and high-contrast themes (test-artifacts/screenshots/).
 
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import type { RunEvent } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
 import { RunHistory } from '../../src/host/viewer/history';
@@ -12,6 +12,17 @@ import { fullRun, hostileRun, midRun, tieRun } from './scenarios';
 import type { ThemeName } from './themes';
 
 const THEMES: ThemeName[] = ['light', 'dark'];
+
+/** The locator's text once it matches (the page repaints on its own schedule). textContent, not innerText: a
+ * column scrolled out of view is not rendered (content-visibility), so it has no innerText. */
+async function textMatching(locator: Locator, re: RegExp, timeoutMs = 3000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const text = (await locator.textContent()) ?? '';
+    if (re.test(text) || Date.now() > until) return text;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describeInChromium('vote viewer in Chromium', function () {
   this.timeout(90_000);
@@ -181,10 +192,11 @@ describeInChromium('vote viewer in Chromium', function () {
     assert.equal(await thinking.locator('details.reasoning').isVisible(), true);
     assert.equal(await thinking.locator('details.reasoning').getAttribute('open'), null, 'reasoning collapsed');
     const retry = page.locator('.agent .badge.kind-retrying .badge-text');
-    const first = Number(/retrying in (\d+) s/.exec(await retry.innerText())?.[1]);
-    assert.ok(first >= 7 && first <= 9, String(first));
+    const firstText = await textMatching(retry, /retrying in \d+ s/);
+    const first = Number(/retrying in (\d+) s/.exec(firstText)?.[1]);
+    assert.ok(first >= 6 && first <= 9, String(first));
     await new Promise((r) => setTimeout(r, 2100));
-    const later = Number(/retrying in (\d+) s/.exec(await retry.innerText())?.[1]);
+    const later = Number(/retrying in (\d+) s/.exec(await textMatching(retry, /retrying in \d+ s/))?.[1]);
     assert.ok(later <= first - 1, `${first} → ${later}: counts down`);
     assert.equal(await page.locator('.cancel-run').isVisible(), true);
     assert.match(await page.locator('.phase').innerText(), /Round \d/);
@@ -349,7 +361,7 @@ describeInChromium('vote viewer in Chromium', function () {
     await replay(run, mid.slice(1));
     const moving = await open(h, { theme: 'dark' });
     const still = await open(h, { theme: 'dark', reducedMotion: true });
-    const animation = (p: ViewerPage) => p.page.locator('.codicon-modifier-spin').first().evaluate((e) => getComputedStyle(e).animationName);
+    const animation = (p: ViewerPage) => p.page.locator('.phase .codicon-modifier-spin').first().evaluate((e) => getComputedStyle(e).animationName);
     assert.notEqual(await animation(moving), 'none');
     assert.equal(await animation(still), 'none');
   });

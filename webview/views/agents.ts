@@ -8,7 +8,7 @@ import { agentBadge, critiquesOf } from '../derive';
 import { h, icon, iconButton, setAttr, setClass, setHidden, setIcon, setText, setTitle } from '../dom';
 import * as fmt from '../format';
 import type { Host } from '../bridge';
-import { renderInto } from '../markdown';
+import { plainText, renderInto } from '../markdown';
 import { StreamView } from '../stream';
 
 export interface ColumnContext {
@@ -87,7 +87,7 @@ class AnswerView {
           'li',
           { class: `critique${v.stale ? ' stale' : ''}`, attrs: { 'aria-label': `${who(state, v.voterId)} voted${v.stale ? ' (no longer counts)' : ''}: ${v.reason}` } },
           h('span', { class: 'critique-head' }, icon(v.stale ? 'circle-slash' : 'thumbsup'), h('span', { class: 'critique-voter', text: who(state, v.voterId) })),
-          h(v.stale ? 's' : 'span', { class: 'critique-reason', text: v.reason || '(no reason given)' }),
+          h(v.stale ? 's' : 'span', { class: 'critique-reason' }, plainText(v.reason || '(no reason given)')),
           v.stale ? h('span', { class: 'stale-why', text: `No longer counts: ${v.staleReason ?? 'newer answers arrived'}` }) : null,
         ),
       ),
@@ -105,6 +105,8 @@ class AgentColumn {
   private readonly badgeIcon = icon('circle-large-outline');
   private readonly badgeText = h('span', { class: 'badge-text' });
   private readonly usage = h('div', { class: 'agent-usage' });
+  private readonly model: HTMLElement;
+  private toolsShown = '';
   private readonly error = h('div', { class: 'agent-error', attrs: { role: 'alert' } });
   private readonly ownVote = h('div', { class: 'own-vote' });
   private readonly cancel: HTMLButtonElement;
@@ -113,6 +115,7 @@ class AgentColumn {
   private readonly reasoning = new StreamView('stream md reasoning-text');
   private readonly reasoningWrap: HTMLDetailsElement;
   private readonly reasoningSize = h('span', { class: 'sub-meta' });
+  private readonly reasoningPreview = h('div', { class: 'reasoning-preview', attrs: { 'aria-hidden': 'true' } });
   private readonly outputWrap: HTMLElement;
   private readonly outputLabel = h('span', { text: 'Live output' });
   private readonly tools = h('ul', { class: 'tools', attrs: { 'aria-label': 'Tool calls' } });
@@ -121,10 +124,13 @@ class AgentColumn {
   private readonly answersEl = h('div', { class: 'answers' });
   private readonly answers = new Map<string, AnswerView>();
   private lastStatus = '';
+  private errorShown = '';
+  private usageKey = '';
 
   constructor(private readonly ctx: ColumnContext, readonly agent: AgentState, collapsed: boolean, onCollapse: (agentId: string, collapsed: boolean) => void) {
     const name = `${agent.label} (${agent.id})`;
     this.badge = h('span', { class: 'badge' }, this.badgeIcon, this.badgeText);
+    this.model = h('div', { class: 'agent-model', title: `${agent.provider} · ${agent.model}`, text: `${agent.model} · ${agent.provider}` });
     this.cancel = iconButton('debug-stop', `Cancel ${name}`, () => this.ctx.host.post({ type: 'cancelAgent', runId: this.ctx.runId, agentId: agent.id }), 'agent-cancel');
     this.cancel.title = `Stop ${name}; the run goes on with the others`;
     this.collapse = iconButton('chevron-down', `Collapse ${name}`, () => {
@@ -138,6 +144,9 @@ class AgentColumn {
       h('summary', { class: 'sub-label' }, h('span', { text: 'Reasoning' }), this.reasoningSize),
       h('div', { class: 'stream-scroll' }, this.reasoning.el),
     ) as HTMLDetailsElement;
+    this.reasoningWrap.addEventListener('toggle', () => {
+      if (this.reasoningWrap.open) setHidden(this.reasoningPreview, true);
+    });
     this.outputWrap = h('div', { class: 'output' }, h('div', { class: 'sub-label' }, this.outputLabel), h('div', { class: 'stream-scroll', attrs: { tabindex: 0, 'aria-label': `${name} output` } }, this.text.el));
     this.toolsWrap = h('div', { class: 'tools-wrap' }, h('div', { class: 'sub-label', text: 'Tool calls' }), this.tools);
     this.el = h(
@@ -154,11 +163,12 @@ class AgentColumn {
       h(
         'div',
         { class: 'agent-body' },
-        h('div', { class: 'agent-model', title: `${agent.provider} · ${agent.model}`, text: `${agent.model} · ${agent.provider}` }),
+        this.model,
         this.usage,
         this.error,
         this.ownVote,
         this.reasoningWrap,
+        this.reasoningPreview,
         this.outputWrap,
         this.toolsWrap,
         this.answersEl,
@@ -195,10 +205,26 @@ class AgentColumn {
       this.el.dataset.status = b.kind;
       this.lastStatus = b.kind;
     }
-    setText(this.usage, `${fmt.usageLine(agent.usage)} · ${agent.usage.calls} call${agent.usage.calls === 1 ? '' : 's'}`);
-    setTitle(this.usage, fmt.usageTitle(agent.usage));
+    const tools = (agent.tools ?? []).join(', ');
+    if (tools !== this.toolsShown) {
+      this.toolsShown = tools;
+      const n = agent.tools?.length ?? 0;
+      setText(this.model, `${agent.model} · ${agent.provider}${n ? ` · ${n} tool${n === 1 ? '' : 's'}` : ''}`);
+      setTitle(this.model, `${agent.provider} · ${agent.model}${n ? `\nTools: ${tools}` : ''}`);
+    }
+    const u = agent.usage;
+    const usageKey = `${u.calls}:${u.inputTokens}:${u.outputTokens}:${u.costUsd}:${u.unpricedCalls}`;
+    if (usageKey !== this.usageKey) {
+      this.usageKey = usageKey;
+      setText(this.usage, `${fmt.usageLine(u)} · ${u.calls} call${u.calls === 1 ? '' : 's'}`);
+      setTitle(this.usage, fmt.usageTitle(u));
+    }
     setHidden(this.cancel, this.ctx.readOnly || !running || agent.status === 'failed');
-    setText(this.error, agent.status === 'failed' ? (agent.error ?? 'Failed') : '');
+    const error = agent.status === 'failed' ? (agent.error ?? 'Failed') : '';
+    if (this.errorShown !== error) {
+      this.errorShown = error;
+      this.error.replaceChildren(plainText(error));
+    }
     setHidden(this.error, agent.status !== 'failed');
     const streaming = agent.status === 'streaming';
     setText(this.outputLabel, streaming ? 'Live output' : 'Last output');
@@ -207,7 +233,11 @@ class AgentColumn {
     this.reasoning.render();
     setHidden(this.outputWrap, this.text.size === 0);
     setHidden(this.reasoningWrap, this.reasoning.size === 0);
-    setText(this.reasoningSize, this.reasoning.size ? `${fmt.tokens(Math.min(this.reasoning.size, STREAM_TAIL_CHARS))} chars` : '');
+    setText(this.reasoningSize, this.reasoning.size ? `${fmt.tokens(this.reasoning.size)} chars` : '');
+    // While folded and still thinking, a line or two of the latest reasoning shows under it.
+    const preview = !this.reasoningWrap.open && agent.status === 'streaming' && agent.streamTail === '' && agent.reasoningTail ? agent.reasoningTail.slice(-110).replace(/\s+/g, ' ').replace(/^\S*\s/, '') : '';
+    setText(this.reasoningPreview, preview ? `…${preview}` : '');
+    setHidden(this.reasoningPreview, !preview);
     this.updateTools(extras);
   }
 
@@ -217,7 +247,7 @@ class AgentColumn {
     if (key === this.toolsKey) return;
     this.toolsKey = key;
     setHidden(this.toolsWrap, rows.length === 0);
-    const statusIcon = { running: 'loading~spin', ok: 'pass', error: 'error' } as const;
+    const statusIcon = { running: 'ellipsis', ok: 'pass', error: 'error' } as const;
     this.tools.replaceChildren(
       ...(extras?.toolsDropped ? [h('li', { class: 'tool dropped', text: `${extras.toolsDropped} earlier call(s) not shown` })] : []),
       ...rows.map((r) =>

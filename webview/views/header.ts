@@ -6,6 +6,7 @@ import type { RunState } from '../../src/protocol/state';
 import { button, h, icon, iconButton, setAttr, setHidden, setIcon, setText, setTitle } from '../dom';
 import * as fmt from '../format';
 import type { Host } from '../bridge';
+import { plainText } from '../markdown';
 
 interface Meter {
   row: HTMLElement;
@@ -30,6 +31,9 @@ export class HeaderView {
   private readonly newer: HTMLElement;
   private readonly newerText = h('span');
   private newerId: string | null = null;
+  private taskShown: string | null = null;
+  private usageKey = '';
+  private budgetReachedShown: RunState['budgetReached'] | undefined = undefined;
   private readonly phaseChip: HTMLElement;
 
   constructor(private readonly host: Host, private readonly runId: string, title: string) {
@@ -58,7 +62,7 @@ export class HeaderView {
     this.newer = h(
       'div',
       { class: 'banner newer', attrs: { role: 'status' } },
-      icon('sync~spin'),
+      icon('play-circle'),
       this.newerText,
       h('button', { class: 'link-btn', text: 'Show it', attrs: { type: 'button' }, on: { click: () => this.newerId && this.host.post({ type: 'select', runId: this.newerId }) } }),
     );
@@ -80,12 +84,24 @@ export class HeaderView {
     setText(this.phaseText, running ? fmt.phase(state.phase, state.round) : `Done · ${fmt.endReason(state.endReason)}`);
     this.phaseChip.dataset.phase = state.phase;
     this.updateClock(state, clockMs);
-    setText(this.usage, fmt.usageLine(state.usage));
-    setTitle(this.usage, fmt.usageTitle(state.usage));
+    const u = state.usage;
+    const usageKey = `${u.calls}:${u.inputTokens}:${u.outputTokens}:${u.costUsd}:${u.unpricedCalls}`;
+    if (usageKey !== this.usageKey) {
+      this.usageKey = usageKey;
+      setText(this.usage, fmt.usageLine(u));
+      setTitle(this.usage, fmt.usageTitle(u));
+      this.updateBudget(state);
+    }
     setHidden(this.cancel, !running || shown.readOnly);
     setText(this.taskTitle, fmt.firstLine(state.question, 200));
-    setText(this.taskText, state.question);
-    this.updateBudget(state);
+    if (this.taskShown !== state.question) {
+      this.taskShown = state.question;
+      this.taskText.replaceChildren(plainText(state.question));
+    }
+    if (state.budgetReached !== this.budgetReachedShown) {
+      this.budgetReachedShown = state.budgetReached;
+      this.updateBudget(state);
+    }
     setHidden(this.readOnly, !shown.readOnly);
     const newer = follow ? undefined : history.find((e) => e.running && e.id !== shown.id);
     this.newerId = newer?.id ?? null;

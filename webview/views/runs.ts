@@ -28,7 +28,7 @@ export function runsList(host: Host, runs: HistoryEntry[], shownId: string | nul
             attrs: { type: 'button', 'aria-current': current ? 'true' : null, 'aria-label': `${r.title}. ${meta}${r.live ? '' : '. Past run, read-only'}` },
             on: { click: () => host.post({ type: 'select', runId: r.id }) },
           },
-          icon(r.running ? 'loading~spin' : r.live ? 'pass' : 'history'),
+          icon(r.running ? 'play-circle' : r.live ? 'pass' : 'history'),
           h('span', { class: 'run-item-text' }, h('span', { class: 'run-item-title', text: r.title }), h('span', { class: 'run-item-meta', text: meta })),
         ),
       );

@@ -437,17 +437,17 @@ describe('parseConfigText: warnings for ignored keys', () => {
       'orchestrator:',
       '  snapshot_storage: snapshots',
       '  context_paths: []',
-      '  coordination: {enable_planning_mode: true}',
+      '  coordination: {enable_planning_mode: true, use_skills: true}',
       'ui: {display_type: rich_terminal}',
       'memory: {}',
       'session_id: abc',
     ));
     assert.deepEqual(warnings.map((w) => [w.line, w.path]), [
       [3, 'agents[0].memory'], [7, 'agents[0].backend.enable_web_search'], [8, 'agents[0].backend.cwd'],
-      [9, 'agents[0].backend.mcp_servers'], [11, 'orchestrator.snapshot_storage'], [12, 'orchestrator.context_paths'],
-      [13, 'orchestrator.coordination'], [14, 'ui'], [15, 'memory'], [16, 'session_id'],
+      [11, 'orchestrator.snapshot_storage'], [12, 'orchestrator.context_paths'],
+      [13, 'orchestrator.coordination.use_skills'], [14, 'ui'], [15, 'memory'], [16, 'session_id'],
     ]);
-    assert.equal(warnings[7].message, 'ui: upstream MassGen option not supported here, ignored');
+    assert.equal(warnings[6].message, 'ui: upstream MassGen option not supported here, ignored');
   });
 
   it('warns about unknown keys, suggesting near misses', () => {
@@ -465,6 +465,114 @@ describe('parseConfigText: warnings for ignored keys', () => {
     const { config, warnings } = load(text, {}, { host: 'vscode' });
     assert.deepEqual(warnings, []);
     assert.equal(config.agents[0].backend.family, 'vscode-lm');
+  });
+});
+
+describe('parseConfigText: MCP servers', () => {
+  const agent = (...backend: string[]) => yaml('agents:', '  - id: a', '    backend:', '      type: ollama', '      model: m', ...backend.map((l) => `      ${l}`));
+
+  it('reads upstream\'s mcp_servers, filters and timeout, and our keys; configs without them are unchanged', () => {
+    const { config, warnings } = load(agent(
+      'allowed_tools: [mcp__files__read_file, echo]',
+      'exclude_tools: [delete_file]',
+      'require_approval: [mcp__web__post]',
+      'planning_mode: {enabled: true, blocked_tools: [write_file]}',
+      'mcp_servers:',
+      '  - name: files',
+      '    type: stdio',
+      '    command: npx',
+      '    args: ["-y", "@modelcontextprotocol/server-filesystem", "${PROJECT_DIR}", 8080]',
+      '    env: {FS_TOKEN: "${FS_TOKEN}", LEVEL: 3}',
+      '    exclude_tools: [move_file]',
+      '    timeout: 30',
+      '  - name: web',
+      '    type: streamable-http',
+      '    url: http://127.0.0.1:8080/mcp',
+      '    headers: {Authorization: "Bearer ${WEB_TOKEN}"}',
+      '    allowed_tools: [fetch, post]',
+      '    connect_timeout: 5',
+      '    require_approval: true',
+      '    max_result_chars: 4000',
+      '    shared: true',
+    ), { PROJECT_DIR: '/work/p', FS_TOKEN: 'fs-secret', WEB_TOKEN: 'web-secret' });
+    assert.deepEqual(warnings, []);
+    const b = config.agents[0].backend;
+    assert.deepEqual(b.mcpServers, [
+      { name: 'files', type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/work/p', '8080'], env: { FS_TOKEN: 'fs-secret', LEVEL: '3' }, excludeTools: ['move_file'], timeoutSeconds: 30 },
+      { name: 'web', type: 'streamable-http', url: 'http://127.0.0.1:8080/mcp', headers: { Authorization: 'Bearer web-secret' }, allowedTools: ['fetch', 'post'], connectTimeoutSeconds: 5, requireApproval: true, maxResultChars: 4000, shared: true },
+    ]);
+    assert.deepEqual(b.allowedTools, ['mcp__files__read_file', 'echo']);
+    assert.deepEqual(b.excludeTools, ['delete_file']);
+    assert.deepEqual(b.requireApproval, ['mcp__web__post']);
+    assert.deepEqual(b.planningMode, { enabled: true, blockedTools: ['write_file'] });
+    assert.deepEqual(Object.keys(load(ONE_OPENAI, { OPENAI_API_KEY: 'k' }).config.agents[0].backend).filter((k) => /mcp|Tools|approval|planning/i.test(k)), []);
+  });
+
+  it('infers the type, accepts the mapping form, planning_mode: true and orchestrator.coordination.enable_planning_mode', () => {
+    const text = agent('mcp_servers:', '  files: {command: node, args: [server.js]}', '  web: {url: "https://mcp.example.com/mcp"}')
+      + yaml('  - id: b', '    backend: {type: ollama, model: m, planning_mode: false, mcp_servers: [{name: x, command: y}]}', '  - id: c', '    backend: {type: ollama, model: m}', 'orchestrator:', '  coordination: {enable_planning_mode: true}');
+    const { config, warnings } = load(text);
+    assert.deepEqual(warnings, []);
+    const [a, b, c] = config.agents.map((x) => x.backend);
+    assert.deepEqual(a.mcpServers!.map((s) => [s.name, s.type]), [['files', 'stdio'], ['web', 'streamable-http']]);
+    assert.deepEqual(a.planningMode, { enabled: true }, 'the orchestrator switch reaches agents with MCP servers');
+    assert.deepEqual(b.planningMode, { enabled: false }, 'an agent\'s own planning_mode wins');
+    assert.equal(c.planningMode, undefined, 'agents without MCP servers are left alone');
+  });
+
+  it('errors name file, line, agent and fix; values of env and headers never appear', () => {
+    const err = configError(agent(
+      'mcp_servers:',
+      '  - name: one',
+      '    type: stdio',
+      '  - name: two',
+      '    type: sse',
+      '    url: http://x/sse',
+      '  - name: one',
+      '    command: x',
+      '  - command: y',
+      '  - name: three',
+      '    env: {TOKEN: "${MISSING_TOKEN}"}',
+      '    command: z',
+      '  - name: four',
+    ));
+    assert.deepEqual(err.message.split('\n').slice(1), [
+      '  team.yaml:7: agents[0] (a): MCP server "one" has type stdio and needs command: (e.g. command: npx, args: ["-y", "@modelcontextprotocol/server-filesystem", "."])',
+      '  team.yaml:10: agents[0] (a): MCP server "two": type sse (the old HTTP+SSE transport) is not supported; use type: streamable-http with the server\'s /mcp endpoint',
+      '  team.yaml:12: agents[0] (a): MCP server "one": duplicate name (also used by mcp_servers[0]); names must be unique per agent',
+      '  team.yaml:14: agents[0] (a): an MCP server needs a name (its tools are called mcp__<name>__<tool>)',
+      '  team.yaml:16: agents[0] (a): MCP server "three": env.TOKEN refers to ${MISSING_TOKEN}: set MISSING_TOKEN',
+      '  team.yaml:18: agents[0] (a): MCP server "four": give either command: (a stdio server) or url: (a streamable-http server)',
+    ]);
+  });
+
+  it('bad shapes are reported by the schema with the key and line', () => {
+    assert.equal(configError(agent('mcp_servers: 5')).message, 'team.yaml:6: agents[0].backend.mcp_servers: must be a list of servers (- name: …, command: … or url: …) or a mapping from server name to its settings, got 5');
+    assert.equal(configError(agent('mcp_servers: [{name: w, url: "ftp://x"}]')).message, 'team.yaml:6: agents[0].backend.mcp_servers[0].url: must be an http(s) URL, e.g. http://127.0.0.1:8080/mcp');
+    assert.equal(configError(agent('require_approval: yes-please')).message, 'team.yaml:6: agents[0].backend.require_approval: must be a list (lines starting with "- "), got "yes-please"');
+    assert.equal(configError(agent('mcp_servers: [{name: w, command: x, timeout: 0}]')).message, 'team.yaml:6: agents[0].backend.mcp_servers[0].timeout: must be greater than 0, got 0');
+  });
+
+  it('unset ${VAR} is a warning when keys are not required; secrets written in the file and ignored keys are warned about', () => {
+    const { config, warnings } = load(agent(
+      'mcp_servers:',
+      '  - name: gh',
+      '    command: docker',
+      '    args: [run, "${IMAGE}"]',
+      '    env: {GITHUB_TOKEN: ghp_plaintext, LOG_LEVEL: debug}',
+      '    url: http://ignored',
+      '    security: {level: strict}',
+      '    colour: blue',
+    ), {}, { requireKeys: false });
+    assert.deepEqual(config.agents[0].backend.mcpServers![0].args, ['run', '']);
+    assert.deepEqual(warnings.map((w) => `${w.line}: ${w.message}`), [
+      '9: agents[0] (a): MCP server "gh": args[1] refers to ${IMAGE}: set IMAGE',
+      '10: agents[0] (a): MCP server "gh": env.GITHUB_TOKEN looks like a secret written in the file; prefer GITHUB_TOKEN: ${GITHUB_TOKEN} to keep it out of the file',
+      '11: agents[0] (a): MCP server "gh": url is for streamable-http servers and is ignored for stdio',
+      '12: agents[0].backend.mcp_servers[0].security: upstream MassGen option not supported here, ignored',
+      '13: unknown key agents[0].backend.mcp_servers[0].colour, ignored',
+    ]);
+    assert.ok(warnings.every((w) => !w.message.includes('ghp_plaintext')));
   });
 });
 

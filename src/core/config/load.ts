@@ -9,6 +9,7 @@ import {
   unknownBackendMessage,
 } from './backends';
 import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type AgentConfig, type Budget, type MassGenConfig } from './types';
+import { McpBackendKeys, McpServerSchema, MCP_SERVER_UPSTREAM_ONLY, normalizeMcpBackend } from '../mcp/config';
 
 export interface ConfigIssue {
   file: string;
@@ -75,6 +76,8 @@ const BackendSchema = z.object({
   max_tokens: z.int().positive().nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   pricing: PricingSchema.nullish(),
+  // MCP: upstream's mcp_servers / allowed_tools / exclude_tools, plus require_approval and planning_mode (ours).
+  ...McpBackendKeys,
 });
 const AgentSchema = z.object({
   id: z.string().min(1).nullish(),
@@ -82,7 +85,10 @@ const AgentSchema = z.object({
   system_message: z.string().nullish(),
 });
 const OrchestratorTimeoutSchema = z.object({ orchestrator_timeout_seconds: seconds.nullish() });
+/** Of upstream's `orchestrator.coordination` block only planning mode is read (applied to every agent's MCP tools). */
+const CoordinationSchema = z.object({ enable_planning_mode: z.boolean().nullish() }).loose();
 const OrchestratorSchema = z.object({
+  coordination: CoordinationSchema.nullish(),
   voting_sensitivity: sensitivity.nullish(),
   answer_novelty_requirement: sensitivity.nullish(),
   max_new_answers_per_agent: z.int().positive().nullish(),
@@ -108,8 +114,7 @@ const UPSTREAM_ONLY = {
   root: ['ui', 'memory', 'session_id'],
   agent: ['memory'],
   backend: [
-    'enable_web_search', 'enable_code_execution', 'enable_code_interpreter', 'mcp_servers', 'exclude_tools',
-    'allowed_tools', 'disallowed_tools', 'custom_tools', 'upload_files', 'enable_image_generation',
+    'enable_web_search', 'enable_code_execution', 'enable_code_interpreter', 'disallowed_tools', 'custom_tools', 'upload_files', 'enable_image_generation',
     'enable_audio_generation', 'enable_file_generation', 'enable_video_generation', 'cwd', 'context_paths',
     'enforce_read_before_delete', 'enable_mcp_command_line', 'command_line_execution_mode',
     'command_line_allowed_commands', 'command_line_blocked_commands', 'command_line_docker_image',
@@ -120,7 +125,7 @@ const UPSTREAM_ONLY = {
   ],
   orchestrator: [
     'snapshot_storage', 'agent_temporary_workspace', 'context_paths', 'skip_coordination_rounds',
-    'debug_final_answer', 'dspy', 'coordination', 'session_storage',
+    'debug_final_answer', 'dspy', 'session_storage',
   ],
   timeout_settings: ['initial_round_timeout_seconds', 'subsequent_round_timeout_seconds', 'round_timeout_grace_seconds'],
   orchestrator_timeout: [],
@@ -191,6 +196,13 @@ const EXPECTED: Record<string, string> = {
   object: 'a mapping (key: value lines)', array: 'a list (lines starting with "- ")',
 };
 
+/** What the union-typed keys accept, for their messages. */
+const UNION_EXPECTED: Record<string, string> = {
+  mcp_servers: 'must be a list of servers (- name: …, command: … or url: …) or a mapping from server name to its settings',
+  require_approval: 'must be true, false or a list of tool names',
+  planning_mode: 'must be true, false or a mapping with enabled: and blocked_tools:',
+};
+
 function describeValue(path: Path, value: unknown): string {
   if (path.at(-1) === 'api_key') return `a ${typeof value}`; // never echo anything that may be a key
   if (value === null) return 'null';
@@ -211,6 +223,8 @@ function zodMessage(issue: z.core.$ZodIssue, path: Path): string {
       return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}${got}`;
     case 'too_big':
       return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}${got}`;
+    case 'invalid_union':
+      return `${UNION_EXPECTED[String(path.at(-1))] ?? 'has an invalid value'}${got}`;
     default:
       return issue.message;
   }
@@ -265,6 +279,14 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
   const backendRaw = field(raw, 'backend');
   warnUnknownKeys(backendRaw, Object.keys(BackendSchema.shape), UPSTREAM_ONLY.backend, [...at, 'backend'], report);
   warnUnknownKeys(field(backendRaw, 'pricing'), Object.keys(PricingSchema.shape), UPSTREAM_ONLY.pricing, [...at, 'backend', 'pricing'], report);
+  const serversRaw = field(backendRaw, 'mcp_servers');
+  if (serversRaw && typeof serversRaw === 'object') {
+    for (const [key, entry] of Object.entries(serversRaw)) {
+      const index = Array.isArray(serversRaw) ? Number(key) : key;
+      warnUnknownKeys(entry, Object.keys(McpServerSchema.shape), MCP_SERVER_UPSTREAM_ONLY, [...at, 'backend', 'mcp_servers', index], report);
+    }
+  }
+  warnUnknownKeys(field(backendRaw, 'planning_mode'), ['enabled', 'blocked_tools'], [], [...at, 'backend', 'planning_mode'], report);
   const agent = check(AgentSchema, raw, at, report);
   if (!agent) return undefined;
 
@@ -308,6 +330,12 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
   if (spec.family === 'vscode-lm' && (options.host ?? 'cli') !== 'vscode') {
     report.warn(typePath, `${who} uses type vscode-lm, which only works inside VS Code`);
   }
+  const mcp = normalizeMcpBackend(backend, env, { requireEnv: requireKeys });
+  for (const issue of mcp.issues) {
+    const path = [...at, 'backend', ...issue.path];
+    if (issue.severity === 'error') report.error(path, `${who}: ${issue.message}`);
+    else report.warn(path, `${who}: ${issue.message}`);
+  }
   return {
     id,
     backend: {
@@ -328,6 +356,7 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
           outputPerMillion: backend.pricing.output_per_million,
         },
       } : {}),
+      ...mcp.settings,
     },
     systemMessage: agent.system_message ?? undefined,
   };
@@ -373,6 +402,8 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   warnUnknownKeys(field(rec.orchestrator, 'timeout'), Object.keys(OrchestratorTimeoutSchema.shape), UPSTREAM_ONLY.orchestrator_timeout, ['orchestrator', 'timeout'], report);
   warnUnknownKeys(field(rec.orchestrator, 'budget'), Object.keys(BudgetSchema.shape), UPSTREAM_ONLY.budget, ['orchestrator', 'budget'], report);
   warnUnknownKeys(rec.timeout_settings, Object.keys(TimeoutSchema.shape), UPSTREAM_ONLY.timeout_settings, ['timeout_settings'], report);
+  const coordination = field(rec.orchestrator, 'coordination');
+  warnUnknownKeys(coordination, ['enable_planning_mode'], Object.keys(coordination ?? {}), ['orchestrator', 'coordination'], report);
 
   const agents: AgentConfig[] = [];
   const hasList = rec.agents !== undefined && rec.agents !== null;
@@ -397,6 +428,12 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   if (report.errors.length > 0 || !root) throw new ConfigError(report.errors);
 
   const orch = root.orchestrator ?? {};
+  if (orch.coordination?.enable_planning_mode) {
+    // Upstream's switch: without upstream's irreversibility analysis, every side-effecting MCP tool is blocked.
+    for (const agent of agents) {
+      if (agent.backend.mcpServers?.length && !agent.backend.planningMode) agent.backend.planningMode = { enabled: true };
+    }
+  }
   const budget = toBudget(orch.budget);
   const topTimeout = root.timeout_settings?.orchestrator_timeout_seconds;
   const nestedTimeout = orch.timeout?.orchestrator_timeout_seconds;

@@ -38,6 +38,55 @@ export interface BackendConfig {
   maxTokens?: number;
   topP?: number;
   pricing?: Pricing;
+  // MCP (upstream's keys plus ours); each field is present only when the config sets it. See src/core/mcp/README.md.
+  /** MCP servers this agent may use; its tools are offered as `mcp__<server>__<tool>`. */
+  mcpServers?: McpServerConfig[];
+  /** Backend-level filters over every server's tools; raw (`read_file`) or prefixed (`mcp__files__read_file`) names. */
+  allowedTools?: string[];
+  excludeTools?: string[];
+  /** Tools that always need the user's approval (ours), raw or prefixed names. */
+  requireApproval?: string[];
+  /** Planning mode (upstream's, per backend here): block side-effecting tools during coordination. */
+  planningMode?: PlanningModeConfig;
+}
+
+export type McpTransportType = 'stdio' | 'streamable-http';
+
+/**
+ * One MCP server, as upstream's `mcp_servers` entry (snake_case in YAML). `${VAR}` references in `args`, `env` and
+ * `headers` are already expanded by the loader, so `env` and `headers` may hold secrets: never log them.
+ */
+export interface McpServerConfig {
+  name: string;
+  type: McpTransportType;
+  /** stdio: the program and its arguments. */
+  command?: string;
+  args?: string[];
+  /** stdio: extra environment variables; the process gets only these plus a minimal base (PATH, HOME…). */
+  env?: Record<string, string>;
+  /** stdio: working directory (ours). */
+  cwd?: string;
+  /** streamable-http: the endpoint and extra request headers. */
+  url?: string;
+  headers?: Record<string, string>;
+  allowedTools?: string[];
+  excludeTools?: string[];
+  /** Per tool call, seconds (upstream's `timeout`). */
+  timeoutSeconds?: number;
+  /** Connecting and listing tools, seconds (ours). */
+  connectTimeoutSeconds?: number;
+  /** Ours: tool names that need approval, or true (all) / false (none, not even the side-effecting defaults). */
+  requireApproval?: string[] | boolean;
+  /** Ours: longest tool result passed to the model, in characters (the rest is cut with a note). */
+  maxResultChars?: number;
+  /** Ours: one client and process shared by every agent that lists an identical server, instead of one per agent. */
+  shared?: boolean;
+}
+
+export interface PlanningModeConfig {
+  enabled: boolean;
+  /** Tools blocked during coordination, raw or prefixed; absent or empty = every side-effecting tool. */
+  blockedTools?: string[];
 }
 
 export interface AgentConfig {

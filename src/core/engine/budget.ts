@@ -33,9 +33,16 @@ export interface BudgetReached {
   spent: Spent;
 }
 
+/** Per tool call: its JSON framing (id, type, braces) beyond the name and the arguments. */
+const TOOL_CALL_OVERHEAD_CHARS = 40;
+
 /** Prompt size by the engine's chars-per-token rule; the server's count arrives with the usage afterwards. */
 export function estimatePromptTokens(request: ModelRequest): number {
-  const chars = request.system.length + JSON.stringify(request.tools).length + request.messages.reduce((n, m) => n + m.content.length + JSON.stringify('toolCalls' in m ? m.toolCalls ?? [] : []).length, 0);
+  let chars = request.system.length + JSON.stringify(request.tools).length;
+  for (const m of request.messages) {
+    chars += m.content.length;
+    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += c.name.length + c.arguments.length + c.id.length + TOOL_CALL_OVERHEAD_CHARS;
+  }
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
@@ -51,6 +58,11 @@ export class BudgetGuard {
 
   /** Admits one call or throws BudgetStop. Output is predicted from the calls so far (or a typical answer). */
   reserve(request: ModelRequest, pricing: Pricing | null): Reservation {
+    if (this.reached) throw new BudgetStop(this.reached.limit);
+    // Without a token or cost cap there is nothing to predict: skip the estimate (it walks the whole conversation).
+    if (this.budget?.maxTotalTokens === undefined && this.budget?.maxCostUsd === undefined) {
+      return this.admit({ tokens: 0, costUsd: 0, rawPromptTokens: 0 });
+    }
     const output = this.outputSeen.calls ? Math.ceil(this.outputSeen.tokens / this.outputSeen.calls) : DEFAULT_ANSWER_TOKENS;
     const rawPromptTokens = estimatePromptTokens(request);
     const scale = this.promptSeen.predicted > 0 ? this.promptSeen.reported / this.promptSeen.predicted : 1;
@@ -60,7 +72,10 @@ export class BudgetGuard {
       costUsd: pricing ? costUsd({ inputTokens: input, cachedInputTokens: 0, outputTokens: output }, pricing) : 0,
       rawPromptTokens,
     };
-    if (this.reached) throw new BudgetStop(this.reached.limit);
+    return this.admit(r);
+  }
+
+  private admit(r: Reservation): Reservation {
     const b = this.budget;
     const crossed: [BudgetLimit, number | undefined, number][] = [
       ['max_calls', b?.maxCalls, this.spent.calls + this.inFlight.calls + 1],
@@ -91,7 +106,10 @@ export class BudgetGuard {
     this.spent.costUsd += cost ?? 0;
     this.outputSeen.tokens += usage.outputTokens;
     this.outputSeen.calls += 1;
-    this.promptSeen.reported += usage.inputTokens;
-    this.promptSeen.predicted += r.rawPromptTokens;
+    // Calibrate only on calls that were estimated (a calls-only budget skips the estimate).
+    if (r.rawPromptTokens > 0) {
+      this.promptSeen.reported += usage.inputTokens;
+      this.promptSeen.predicted += r.rawPromptTokens;
+    }
   }
 }

@@ -5,6 +5,7 @@
 // whole run: new answers reach it as an update at its next boundary (its next turn, or the result of a tool call
 // inside a turn), so it never loses its context.
 
+import { setMaxListeners } from 'node:events';
 import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
 import { costUsd } from '../usage/cost';
 import { BudgetGuard, BudgetStop } from './budget';
@@ -151,6 +152,8 @@ export class Orchestrator {
     this.board = new Board(this.agents.map((a) => ({ id: a.spec.id, label: a.label })));
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.promptTime = (options.now ?? (() => new Date()))();
+    // One abort listener per concurrent turn: many agents are normal, not a leak.
+    setMaxListeners(0, this.runController.signal);
     this.budget = new BudgetGuard(options.orchestrator.budget, (reached) => this.emit({ type: 'budget_reached', ...reached }));
   }
 

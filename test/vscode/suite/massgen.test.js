@@ -294,5 +294,47 @@ describe('MassGen in real VS Code', function () {
     assert.strictEqual(doc.getText(), 'print(1)\n', 'applied after confirmation');
     assert.ok(!fs.existsSync(run.scratch.runDir), 'the scratch folders are removed once applied');
   });
-});
 
+  it('MCP servers from settings: tools run for the agents, and a side-effecting tool waits for approval (denied here)', async function () {
+    if (!runnerAvailable) this.skip();
+    const root = path.resolve(vscode.extensions.getExtension(EXTENSION_ID).extensionPath);
+    const sandbox = fs.mkdtempSync(path.join(require('os').tmpdir(), 'massgen-mcp-e2e-'));
+    const serverJs = (name) => path.join(root, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+    await vscode.workspace.getConfiguration('massgen.mcp').update('servers', [
+      { name: 'everything', command: process.execPath, args: [serverJs('server-everything'), 'stdio'] },
+      { name: 'files', command: process.execPath, args: [serverJs('server-filesystem'), sandbox] },
+    ], vscode.ConfigurationTarget.Global);
+    const target = path.join(sandbox, 'written.txt');
+    server = await fakes.startFakeOpenAI(({ body }) => {
+      const results = body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+      if (results.length === 0) return { toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'hello-mcp' } }] };
+      if (results.length === 1) return { toolCalls: [{ name: 'mcp__files__write_file', arguments: { path: target, content: 'x' } }] };
+      const offered = (body.tools || []).map((t) => t.function.name);
+      if (offered.includes('new_answer') && results.length === 2) return { toolCalls: [{ name: 'new_answer', arguments: { content: `tools said: ${results.join(' | ')}` } }] };
+      return { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'only answer' } }] };
+    });
+    try {
+      await setAgents([{ id: 'toolsmith', provider: 'chatcompletion', model: 't', baseUrl: server.baseUrl }]);
+      const run = await api.runs.start({ task: 'Use the tools', title: 'mcp e2e' });
+      await until(() => run.state.agents[0].status === 'streaming' && server.chatRequests().length >= 2, 20000, 'the write_file call');
+      // Toasts are not shown while the test driver runs the workbench; the notification center lists them all.
+      await vscode.commands.executeCommand('notifications.showList');
+      const denied = await playwright(async ({ page, sleep }) => {
+        const deny = page.locator('.notifications-center .monaco-button, .notifications-toasts .monaco-button').filter({ hasText: 'Deny' }).first();
+        await deny.waitFor({ state: 'visible', timeout: 30000 });
+        await sleep(200);
+        await deny.click();
+        return true;
+      });
+      assert.strictEqual(denied, true, 'the approval prompt appeared');
+      const result = await run.result;
+      assert.strictEqual(result.reason, 'consensus');
+      assert.match(result.finalAnswer, /hello-mcp/, 'the echo result reached the answer');
+      assert.match(result.finalAnswer, /not run: the user did not approve it/, 'the model was told the write was not approved');
+      assert.ok(!fs.existsSync(target), 'nothing was written');
+      assert.deepStrictEqual(run.state.agents[0].tools.filter((t) => t.startsWith('mcp__everything__echo') || t === 'mcp__files__write_file').sort(), ['mcp__everything__echo', 'mcp__files__write_file']);
+    } finally {
+      await vscode.workspace.getConfiguration('massgen.mcp').update('servers', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

@@ -1,0 +1,72 @@
+// MCP servers for agents inside VS Code: servers from the `massgen.mcp.servers` setting (every agent) and from a YAML
+// config's `backend.mcp_servers` (that agent), approval of side-effecting tools in a notification, and server
+// output to the log channel. The setting is machine-scoped and restricted in untrusted workspaces: MCP servers run
+// commands on this machine.
+
+import * as vscode from 'vscode';
+import type { AgentConfig } from '../core/config/types';
+import type { AgentToolbox } from '../core/engine/orchestrator';
+import { combineToolboxes, createMcpToolbox, mcpToolboxForAgent, McpServerPool, parseMcpSettings, type ApprovalHandler, type McpLogger, type McpSettings } from '../core/mcp';
+
+/** The `massgen.mcp.*` settings, validated; problems are thrown as one message naming the setting. */
+export function readMcpSettings(): McpSettings {
+  const c = vscode.workspace.getConfiguration('massgen.mcp');
+  const raw = { mcp_servers: c.get<unknown[]>('servers', []), require_approval: c.get<string[]>('requireApproval', []) };
+  const { settings, issues } = parseMcpSettings(raw, process.env, { requireEnv: true });
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length) throw new Error(`massgen.mcp.servers: ${errors.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return settings;
+}
+
+/**
+ * Asks before a side-effecting tool runs. "Allow for this run" remembers the tool until the run ends; a cancelled run
+ * answers "deny" for prompts still open (the notification itself cannot be withdrawn).
+ */
+export function notificationApprover(): ApprovalHandler {
+  const allowed = new Set<string>();
+  return async (req, signal) => {
+    if (allowed.has(req.toolName)) return true;
+    const once = 'Allow';
+    const always = 'Allow for this run';
+    const answer = vscode.window.showWarningMessage(
+      `MassGen: ${req.agentId} wants to run ${req.tool} (MCP server "${req.server}") with ${req.argumentsSummary}`,
+      { detail: req.reason === 'configured' ? 'This tool is listed as needing approval.' : 'This tool can change things outside MassGen.' },
+      once,
+      always,
+      'Deny',
+    );
+    const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const choice = await Promise.race([answer, aborted]);
+    if (choice === always) allowed.add(req.toolName);
+    return choice === once || choice === always;
+  };
+}
+
+/** Per-run MCP wiring: toolboxes for the agents, and one pool to close when the run ends. */
+export class RunMcp {
+  readonly pool: McpServerPool;
+  private readonly approve = notificationApprover();
+
+  private readonly log: McpLogger;
+
+  constructor(private readonly settings: McpSettings, channel: vscode.LogOutputChannel) {
+    this.log = (entry) => {
+      const line = `[mcp ${entry.server}${entry.agentId ? ` ${entry.agentId}` : ''}] ${entry.message}`;
+      if (entry.level === 'error') channel.error(line);
+      else if (entry.source === 'stderr') channel.debug(line);
+      else channel.info(line);
+    };
+    this.pool = new McpServerPool({ log: this.log, processEnv: process.env });
+  }
+
+  /** The agent's tools: `base` (file tools) plus its own and the settings' MCP servers. */
+  toolboxFor(agentId: string, config: AgentConfig | undefined, base: AgentToolbox | undefined): AgentToolbox | undefined {
+    const options = { approve: this.approve, log: this.log, pool: this.pool, processEnv: process.env };
+    const own = config ? mcpToolboxForAgent(config, options) : undefined;
+    const fromSettings = this.settings.mcpServers?.length
+      ? createMcpToolbox(this.settings.mcpServers, { ...options, agentId, requireApproval: this.settings.requireApproval })
+      : undefined;
+    const all = [base, own, fromSettings].filter((t): t is AgentToolbox => t !== undefined);
+    return all.length > 1 ? combineToolboxes(...all) : all[0];
+  }
+}
