@@ -4,7 +4,7 @@
 //   codicon.css, codicon.ttf   the icon font (@vscode/codicons)
 // Used by esbuild.mjs and by the Chromium tests (which build into a temp directory).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * @returns {Promise<import('esbuild').BuildResult>}
  */
 export async function buildWebview({ outdir = join(root, 'dist', 'webview'), production = false, metafile = false } = {}) {
+  // The directory is the bundle's alone: start clean (no source maps left over from a development build).
+  rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const result = await esbuild.build({
     absWorkingDir: root,

@@ -30,6 +30,7 @@ export function readSettings(): MassGenSettings & { configFile: string } {
     maxAnswersPerAgent: c.get<number | null>('maxAnswersPerAgent', null),
     maxRounds: c.get('maxRounds'),
     finalAnswer: c.get('finalAnswer'),
+    contextCompaction: c.get('contextCompaction'),
     timeoutSeconds: c.get('timeoutSeconds'),
     agentTurnTimeoutSeconds: c.get('agentTurnTimeoutSeconds'),
     budget: { maxCostUsd: c.get('budget.maxCostUsd'), maxTotalTokens: c.get('budget.maxTotalTokens'), maxCalls: c.get('budget.maxCalls') },

@@ -272,3 +272,37 @@ export function* streamingLoad(agents: number, tokensPerSecond: number, seconds:
     yield { atMs: at, bodies };
   }
 }
+
+/** A large finished run by hand: `agents` agents × `versions` answer versions of about `kb` KB of markdown each. */
+export function bigRun(agents = 8, versions = 4, kb = 12): RunEvent[] {
+  const bodies: RunEventBody[] = [];
+  const ids = Array.from({ length: agents }, (_, i) => `agent-${i + 1}`);
+  bodies.push({ type: 'run_started', runId: 'big', question: TASK, agents: ids.map((id, i) => ({ id, label: `agent${i + 1}`, model: `model-${i + 1}`, provider: 'openai-compatible', priced: true })), startedAt: '2026-01-02T03:04:05.000Z', finalAnswerMode: 'as_is' });
+  const para = (n: number) => `Paragraph ${n}: the parser validates \`port\` and \`host\`, returns **typed** errors and never throws; see [the docs](https://example.com/${n}).\n\n`;
+  const code = '```ts\n' + 'const x: Result<Config> = parseConfig(text);\n'.repeat(12) + '```\n\n';
+  const answer = (i: number, v: number) => {
+    let s = `## Answer ${i + 1}.${v}\n\n`;
+    for (let n = 0; s.length < kb * 1024; n++) s += n % 4 === 3 ? code : n % 5 === 4 ? `- item ${n}\n- item ${n + 1}\n\n` : para(n);
+    return s;
+  };
+  let revision = 0;
+  for (let v = 1; v <= versions; v++) {
+    bodies.push({ type: 'round_started', round: v, agentIds: ids });
+    ids.forEach((id, i) => {
+      bodies.push({ type: 'turn_started', agentId: id, round: v, boardRevision: revision, voteOnly: false });
+      bodies.push({ type: 'text_delta', agentId: id, text: `Revising: version ${v} of my answer.\n\n` });
+      bodies.push({ type: 'usage', agentId: id, usage: { inputTokens: 4000 * v, cachedInputTokens: 1000, outputTokens: 900 }, costUsd: 0.01 * v, phase: 'coordination' });
+      bodies.push({ type: 'answer_added', agentId: id, label: `agent${i + 1}.${v}`, version: v, content: answer(i, v), boardRevision: ++revision });
+    });
+  }
+  bodies.push({ type: 'round_started', round: versions + 1, agentIds: ids });
+  ids.forEach((id) => {
+    bodies.push({ type: 'turn_started', agentId: id, round: versions + 1, boardRevision: revision, voteOnly: false });
+    bodies.push({ type: 'vote_cast', vote: { voterId: id, targetId: 'agent-1', targetLabel: `agent1.${versions}`, reason: `agent1.${versions} is the most complete and the best tested.`, seenRevision: revision } });
+  });
+  bodies.push({ type: 'winner_selected', agentId: 'agent-1', label: `agent1.${versions}`, votes: { 'agent-1': agents }, tieBreak: false, basis: 'current_votes' });
+  bodies.push({ type: 'final_started', agentId: 'agent-1', mode: 'as_is' });
+  bodies.push({ type: 'final_answer', agentId: 'agent-1', label: `agent1.${versions}`, content: answer(0, versions), mode: 'as_is' });
+  bodies.push({ type: 'run_ended', reason: 'consensus', winnerId: 'agent-1', durationMs: 95_000 });
+  return bodies.map((b, i) => ({ ...b, seq: i + 1, t: i * 250 }) as RunEvent);
+}

@@ -8,7 +8,7 @@ import type { RunEvent } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
 import { RunHistory } from '../../src/host/viewer/history';
 import { createHarness, describeInChromium, launchChromium, MemoryFs, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
-import { fullRun, hostileRun, midRun, tieRun } from './scenarios';
+import { bigRun, fullRun, hostileRun, midRun, tieRun } from './scenarios';
 import type { ThemeName } from './themes';
 
 const THEMES: ThemeName[] = ['light', 'dark'];
@@ -323,6 +323,27 @@ describeInChromium('vote viewer in Chromium', function () {
     assert.equal(await q.page.locator('details.answer').count(), expected.answers.length);
     await q.screenshot('past-run-panel-light');
     await assertClean(q);
+  });
+
+  it('a large run (8 agents × 4 answers of 12 KB) renders from a snapshot quickly: no need to retain hidden webviews', async () => {
+    const h = await harness();
+    const big = bigRun(8, 4, 12);
+    const run = h.source.start('run-big', 'Large run', big.slice(0, 1));
+    await replay(run, big.slice(1), 50, 1);
+    const times: number[] = [];
+    const p = await open(h, { theme: 'dark', surface: 'panel' });
+    for (let i = 0; i < 3; i++) {
+      p.fromPage.length = 0;
+      await p.page.reload();
+      await p.waitFor((m) => m.type === 'ready');
+      await p.settle();
+      times.push(await p.page.evaluate(() => (window as unknown as { massgenViewer: { stats: { lastSnapshotMs: number } } }).massgenViewer.stats.lastSnapshotMs));
+    }
+    const best = Math.min(...times);
+    console.log(`      snapshot of a ${(JSON.stringify(p.toPage.filter((m) => m.type === 'snapshot').at(-1)).length / 1024).toFixed(0)} KB run rendered in ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    assert.ok(best < 150, `snapshot rendered in ${best.toFixed(1)} ms`);
+    assert.equal(await p.page.locator('details.answer').count(), 32);
+    await assertClean(p);
   });
 
   it('keyboard and screen readers: every control is named, reachable with Tab and works with the keyboard', async () => {

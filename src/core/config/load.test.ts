@@ -100,7 +100,8 @@ describe('parseConfigText: values and defaults', () => {
       },
     });
     assert.deepEqual(config.orchestrator, {
-      votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, finalAnswer: 'synthesize',
+      votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, contextCompaction: 'superseded',
+        finalAnswer: 'synthesize',
       budget: { maxCostUsd: 0.25, maxTotalTokens: 100000, maxCalls: 30 },
     });
     assert.deepEqual(config.timeouts, { orchestratorTimeoutSeconds: 60, agentTurnTimeoutSeconds: 30 });

@@ -94,6 +94,7 @@ const OrchestratorSchema = z.object({
   max_new_answers_per_agent: z.int().positive().nullish(),
   max_rounds: z.int().positive().nullish(),
   final_answer: z.enum(['as_is', 'synthesize']).nullish(),
+  context_compaction: z.enum(['superseded', 'never']).nullish(),
   timeout: OrchestratorTimeoutSchema.nullish(),
   budget: BudgetSchema.nullish(),
 });
@@ -449,6 +450,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
         maxNewAnswersPerAgent: orch.max_new_answers_per_agent ?? DEFAULT_ORCHESTRATOR.maxNewAnswersPerAgent,
         maxRounds: orch.max_rounds ?? DEFAULT_ORCHESTRATOR.maxRounds,
         finalAnswer: orch.final_answer ?? DEFAULT_ORCHESTRATOR.finalAnswer,
+        contextCompaction: orch.context_compaction ?? DEFAULT_ORCHESTRATOR.contextCompaction,
         ...(budget ? { budget } : {}),
       },
       timeouts: {

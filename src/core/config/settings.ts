@@ -23,6 +23,7 @@ export interface MassGenSettings {
   maxAnswersPerAgent?: number | null;
   maxRounds?: number;
   finalAnswer?: string;
+  contextCompaction?: string;
   timeoutSeconds?: number;
   agentTurnTimeoutSeconds?: number;
   budget?: { maxCostUsd?: number | null; maxTotalTokens?: number | null; maxCalls?: number | null };
@@ -53,6 +54,7 @@ export function settingsToYamlObject(s: MassGenSettings): Record<string, unknown
       max_new_answers_per_agent: s.maxAnswersPerAgent,
       max_rounds: s.maxRounds,
       final_answer: s.finalAnswer,
+      context_compaction: s.contextCompaction,
       budget: Object.keys(budget).length ? budget : undefined,
     }),
     timeout_settings: prune({ orchestrator_timeout_seconds: s.timeoutSeconds, agent_turn_timeout_seconds: s.agentTurnTimeoutSeconds }),
@@ -73,6 +75,7 @@ export function settingName(path: string): string {
     [/^orchestrator\.max_new_answers_per_agent$/, 'massgen.maxAnswersPerAgent'],
     [/^orchestrator\.max_rounds$/, 'massgen.maxRounds'],
     [/^orchestrator\.final_answer$/, 'massgen.finalAnswer'],
+    [/^orchestrator\.context_compaction$/, 'massgen.contextCompaction'],
     [/^orchestrator\.budget\.max_cost_usd$/, 'massgen.budget.maxCostUsd'],
     [/^orchestrator\.budget\.max_total_tokens$/, 'massgen.budget.maxTotalTokens'],
     [/^orchestrator\.budget\.max_calls$/, 'massgen.budget.maxCalls'],

@@ -103,6 +103,12 @@ export interface OrchestratorConfig {
   /** Rounds cap (ours; upstream has none). A round is one scheduling wave of agent turns. */
   maxRounds: number;
   finalAnswer: FinalAnswerMode;
+  /**
+   * 'superseded' (default): when answers an agent has seen were revised, its next turn starts from a fresh prompt with
+   * the current answers instead of appending the new versions to its conversation, so prompts grow with the board,
+   * not with the history of every version. 'never': always keep the whole conversation.
+   */
+  contextCompaction: 'superseded' | 'never';
   /** Absent when the config sets no caps. */
   budget?: Budget;
 }
@@ -127,6 +133,7 @@ export const DEFAULT_ORCHESTRATOR: OrchestratorConfig = {
   maxNewAnswersPerAgent: null,
   maxRounds: 10,
   finalAnswer: 'as_is',
+  contextCompaction: 'superseded',
 };
 
 export const DEFAULT_TIMEOUTS: TimeoutConfig = {

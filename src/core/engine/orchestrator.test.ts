@@ -138,10 +138,10 @@ describe('orchestrator: revisions and stale votes', () => {
     assert.equal(state.votes.find((v) => v.voterId === 'a' && v.targetLabel === 'agent2.1')?.stale, true);
   });
 
-  it('delivers new answers at the next turn without losing the conversation', async () => {
+  it('delivers new answers at the next turn without losing the conversation (compaction off)', async () => {
     const a: Script = (_req, i) => (i === 0 ? reply.answer('a answer') : i === 1 ? reply.vote('agent1', 'mine', { delayMs: 50 }) : reply.vote('agent2'));
     const b: Script = (_req, i) => (i === 0 ? reply.answer('b answer') : i === 1 ? reply.answer('B-REVISED-TEXT') : reply.vote('agent2'));
-    const team = runTeam([member('a', a), member('b', b)]);
+    const team = runTeam([member('a', a), member('b', b)], { orchestrator: { contextCompaction: 'never' } });
     await team.result;
     const reqs = team.requests('a');
     const third = reqs[2];
@@ -154,6 +154,30 @@ describe('orchestrator: revisions and stale votes', () => {
     assert.match(update.content, /<agent2> B-REVISED-TEXT <end of agent2>/);
     assert.doesNotMatch(update.content, /<agent1> a answer/, 'unchanged answers are not resent');
     assert.ok(team.of('agent_updated').some((e) => e.agentId === 'a' && e.labels.includes('agent2.2') && e.via === 'next_turn'));
+  });
+
+  it('with compaction (the default), a revised answer replaces the old version: a fresh prompt, not a longer one', async () => {
+    const a: Script = (_req, i) => (i === 0 ? reply.answer('a answer') : i === 1 ? reply.vote('agent1', 'mine', { delayMs: 50 }) : reply.vote('agent2'));
+    const b: Script = (_req, i) => (i === 0 ? reply.answer('B-FIRST-DRAFT') : i === 1 ? reply.answer('B-REVISED-TEXT') : reply.vote('agent2'));
+    const team = runTeam([member('a', a), member('b', b)]);
+    const result = await team.result;
+    assert.equal(result.winnerLabel, 'agent2.2');
+    const third = team.requests('a')[2];
+    assert.equal(third.messages.length, 1, 'one fresh user message');
+    const text = third.messages[0].content;
+    assert.match(text, /<agent1> a answer <end of agent1>/);
+    assert.match(text, /<agent2> B-REVISED-TEXT <end of agent2>/);
+    assert.doesNotMatch(text, /B-FIRST-DRAFT/, 'the superseded version is gone');
+    assert.match(text, /revised since your last turn/);
+    assert.ok(team.of('agent_updated').some((e) => e.agentId === 'a' && e.labels.includes('agent2.2')));
+  });
+
+  it('without revisions the conversation continues (no compaction when nothing was superseded)', async () => {
+    const team = runTeam([member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1'))]);
+    await team.result;
+    const second = team.requests('a')[1];
+    assert.ok(second.messages.length > 1, 'the first exchange is kept');
+    assert.match(second.messages[0].content, /no answers available yet/);
   });
 
   it('delivers a new answer to an agent in the middle of a tool loop, in its very next request', async () => {

@@ -28,6 +28,8 @@ import { sleep } from '../util/sleep';
 import { tallyVotes } from './tally';
 
 export const MAX_ENFORCEMENT_ATTEMPTS = 3;
+/** Added to a compacted prompt, so the agent knows the answers were revised since it last looked. */
+const REVISED_NOTE = 'Some answers were revised since your last turn; the CURRENT ANSWERS above are the latest versions. Any vote you cast before was not counted.';
 /** Tool round-trips allowed inside one turn before it counts as a failed turn (runaway tool loops). */
 export const MAX_TOOL_STEPS_PER_TURN = 25;
 
@@ -430,8 +432,13 @@ export class Orchestrator {
    */
   private deliverBoard(agent: AgentRuntime, via: 'next_turn' | 'tool_result'): void {
     const current = this.board.current();
-    if (agent.messages.length === 0) {
-      agent.messages.push({ role: 'user', content: buildInitialUserMessage(this.options.task, current.map(toBoardEntry)) });
+    const superseded = current.some((a) => (agent.seen.get(a.agentId) ?? a.version) !== a.version);
+    const compact = via === 'next_turn' && superseded && this.options.orchestrator.contextCompaction !== 'never';
+    if (agent.messages.length === 0 || compact) {
+      // A fresh prompt with the current answers: cheaper than carrying every superseded version along.
+      const fresh = buildInitialUserMessage(this.options.task, current.map(toBoardEntry));
+      agent.messages = [{ role: 'user', content: agent.messages.length === 0 ? fresh : `${fresh}\n\n${REVISED_NOTE}` }];
+      if (compact) this.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: current.filter((a) => agent.seen.get(a.agentId) !== a.version).map((a) => a.label), via });
     } else {
       const changed = current.filter((a) => agent.seen.get(a.agentId) !== a.version);
       if (changed.length === 0 && via === 'tool_result') return;

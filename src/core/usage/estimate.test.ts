@@ -145,7 +145,7 @@ describe('estimateRun', () => {
     });
 
     it('a team that never stops revising matches the maximum', async () => {
-      const team = runTeam(ids.map((id) => ({ id, script: (_req, i) => answer(id, i) })), { task: QUESTION, orchestrator: { maxRounds: 4 } });
+      const team = runTeam(ids.map((id) => ({ id, script: (_req, i) => answer(id, i) })), { task: QUESTION, orchestrator: { maxRounds: 4, contextCompaction: 'never' } });
       await team.result;
       const requests = ids.flatMap((id) => team.requests(id));
       const estimate = run({ question: QUESTION, maxRounds: 4 });
@@ -153,10 +153,19 @@ describe('estimateRun', () => {
       within(requests.reduce((n, r) => n + promptTokens(r), 0), estimate.inputTokens.max);
     });
 
+    it('with the default compaction, a revising team stays under the maximum', async () => {
+      const team = runTeam(ids.map((id) => ({ id, script: (_req, i) => answer(id, i) })), { task: QUESTION, orchestrator: { maxRounds: 4 } });
+      await team.result;
+      const requests = ids.flatMap((id) => team.requests(id));
+      const estimate = run({ question: QUESTION, maxRounds: 4 });
+      const actual = requests.reduce((n, r) => n + promptTokens(r), 0);
+      assert.ok(actual <= estimate.inputTokens.max && actual >= estimate.inputTokens.min, `${actual} within [${estimate.inputTokens.min}, ${estimate.inputTokens.max}]`);
+    });
+
     it('with a cap, revisions one per round match the maximum', async () => {
       // Round 1 everyone answers; rounds 2-4 a1, a2, a3 revise in turn while the others vote; round 5 everyone votes.
       const team = runTeam(ids.map((id, k) => ({ id, script: (_req, i) => (i === 0 || i === k + 1 ? answer(id, i) : vote) })),
-        { task: QUESTION, orchestrator: { maxNewAnswersPerAgent: 2 } });
+        { task: QUESTION, orchestrator: { maxNewAnswersPerAgent: 2, contextCompaction: 'never' } });
       const result = await team.result;
       assert.equal(result.reason, 'answer_cap');
       const requests = ids.flatMap((id) => team.requests(id));

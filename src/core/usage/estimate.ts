@@ -197,6 +197,7 @@ export function estimateRun(input: EstimateInput): RunEstimate {
       + `${input.maxNewAnswersPerAgent === null ? 'no answer cap' : `at most ${count(input.maxNewAnswersPerAgent, 'answer')} per agent`}, at most ${count(input.maxRounds, 'round')}), `
       + `${dearest.length > 1 && dearest[dearest.length - 1].every((answers) => !answers) ? 'then a voting round' : 'ending at the rounds cap without a vote'}.`,
     'Retries after errors, re-prompts when a model calls neither vote nor new_answer, and file or MCP tool steps are not counted; each adds a call that re-sends the conversation.',
+    'The maximum keeps every agent\'s whole conversation (context_compaction: never); with the default, a revised answer starts a fresh prompt, so real runs cost less.',
     ...(synthesize ? ['Synthesis adds one call by the winner: the cheapest agent for the minimum, the dearest for the maximum.'] : []),
     'Minimum cost counts every repeat of an agent\'s previous prompt as a cache hit; maximum cost counts none. Anthropic cache writes (1.25× input) are priced as input.',
     ...(unpricedAgentIds.length === 0 ? [] : unpricedAgentIds.length === n
