@@ -68,6 +68,7 @@ export class App {
   private readonly runsBody = h('div');
   private readonly runsSection: HTMLDetailsElement;
   private readonly runsBadge: HTMLElement;
+  private runsKey = '';
   private readonly notice = h('div', { class: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
   private frame = 0;
@@ -262,6 +263,7 @@ export class App {
       const votes = state.agents.filter((a) => a.currentVote && a.status !== 'failed').length;
       setText(page.tallyBadge, String(votes));
       page.tallyBadge.hidden = votes === 0;
+      this.renderRuns();
     }
     this.dirtyAgents.clear();
     this.dirtyAll = false;
@@ -311,7 +313,18 @@ export class App {
   }
 
   private renderRuns(): void {
-    this.runsBody.replaceChildren(runsList(this.host, this.history, this.shown?.id ?? null));
+    // The shown run's entry follows its live state (the host sends the list only when a run starts or ends).
+    const view = this.view;
+    const shownId = this.shown?.id ?? null;
+    const runs = this.history.map((e) => {
+      if (!view || e.id !== shownId) return e;
+      const u = view.state.usage;
+      return { ...e, costUsd: u.costUsd, unpricedCalls: u.unpricedCalls, totalTokens: u.inputTokens + u.outputTokens, endReason: view.state.endReason, winnerLabel: view.state.winner?.label ?? null, running: e.running && view.state.phase !== 'done' };
+    });
+    const key = `${shownId}\u0000${JSON.stringify(runs)}`;
+    if (key === this.runsKey) return;
+    this.runsKey = key;
+    this.runsBody.replaceChildren(runsList(this.host, runs, shownId));
     setText(this.runsBadge, String(this.history.length));
     this.runsBadge.hidden = this.history.length === 0;
   }
