@@ -71,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 
   const scratchDir = join((context.storageUri ?? context.globalStorageUri).fsPath, 'scratch');
   registerChatParticipant(context, { runs, keys, previews, scratchDir });
-  context.subscriptions.push(registerVoteViewer(context, runs));
+  context.subscriptions.push(registerVoteViewer(context, runs, log));
   return { runs, preview, previews, keys, logUri: context.logUri };
 }
 
