@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { inspect } from 'node:util';
+import { rejection, request } from '../../test/helpers/provider-tests';
 import type * as vscode from 'vscode';
 import { PERSONAS } from '../core/config/discover';
 import { ProviderError, type ModelRequest, type StreamDelta } from '../core/providers/types';
@@ -175,23 +175,11 @@ const TOOLS = [
   { name: 'vote', description: 'Vote for an answer', parameters: { type: 'object', properties: { agent_id: { type: 'string' } } } },
 ];
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { system: 'You are agent A.', messages: [{ role: 'user', content: 'What is 2+2?' }], tools: [], ...overrides };
-}
 
 function signal(): AbortSignal {
   return new AbortController().signal;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${inspect(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to reject');
-}
 
 function texts(message: FakeChatMessage): string[] {
   return message.content.filter((p) => p instanceof FakeTextPart).map((p) => (p as FakeTextPart).value);

@@ -2,6 +2,7 @@
 // talking to a fake OpenAI-compatible server on 127.0.0.1 through the real SDK.
 
 import assert from 'node:assert/strict';
+import { alive } from '../helpers/processes';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -357,20 +358,7 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
     });
   }
 
-  /** True while the process exists and is not a zombie. */
-  function alive(pid: number): boolean {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-    } catch {
-      return process.platform !== 'linux';
-    }
-  }
+
 
   /** Plays one agent: calls `tool` first, then answers with what the tool returned, then votes. */
   function toolThenAnswer(tool: string, args: Record<string, unknown>): FakeHandler {

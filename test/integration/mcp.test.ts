@@ -4,6 +4,7 @@
 // provider, so every run goes through the real Orchestrator. After every test no server process may be left.
 
 import assert from 'node:assert/strict';
+import { alive } from '../helpers/processes';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -135,20 +136,6 @@ async function startHttpServer(): Promise<{ url: string; deletes: number; sessio
 
 // ---- helpers ----------------------------------------------------------------------------------------------------
 
-/** True while the process exists and is not a zombie (an orphan killed in a container may stay a zombie). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 /** Live processes that are children of this test process and run an MCP server (Linux /proc; [] elsewhere). */
 function serverChildren(): number[] {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { rejection, request } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
 import { createServer } from 'node:net';
 import { AnthropicProvider, RAW_ARGUMENTS_KEY, toolInput, type AnthropicOptions } from './anthropic';
-import { ProviderError, type ChatMessage, type ModelRequest, type StreamDelta } from './types';
+import type { ChatMessage, StreamDelta } from './types';
 import {
   coordinationScript,
   startFakeAnthropic,
@@ -20,23 +21,11 @@ const TOOLS = [
 
 const EPHEMERAL = { type: 'ephemeral' };
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { system: 'You are agent A.', messages: [{ role: 'user', content: 'What is 2+2?' }], tools: [], ...overrides };
-}
 
 function live(): AbortSignal {
   return new AbortController().signal;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${inspect(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to reject');
-}
 
 function texts(deltas: StreamDelta[], type: 'text' | 'reasoning' = 'text'): string {
   return deltas.map((d) => (d.type === type ? d.text : '')).join('');

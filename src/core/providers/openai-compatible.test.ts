@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { rejection, request } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
 import { createServer } from 'node:net';
 import { OpenAICompatibleProvider, parseRetryAfter } from './openai-compatible';
-import { ProviderError, type ModelRequest, type ModelResponse, type StreamDelta } from './types';
+import type { ModelResponse, StreamDelta } from './types';
 import {
   coordinationScript,
   startFakeOpenAI,
@@ -18,19 +19,7 @@ const TOOLS = [
   { name: 'vote', description: 'Vote for an answer', parameters: { type: 'object', properties: { agent_id: { type: 'string' }, reason: { type: 'string' } } } },
 ];
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { system: 'You are agent A.', messages: [{ role: 'user', content: 'What is 2+2?' }], tools: [], ...overrides };
-}
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${inspect(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to reject');
-}
 
 describe('OpenAICompatibleProvider (real openai SDK against the fake server)', () => {
   let server: FakeOpenAIServer | undefined;
