@@ -145,8 +145,9 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
       stream.markdown('Tell me what to do, e.g. `@massgen refactor #selection to use async/await`.');
       return {};
     }
-    const blocks = (await Promise.all(request.references.map(referenceBlock))).filter((b) => b !== undefined);
     const files = request.command === 'edit' ? await filesToEdit(request.references) : undefined;
+    // An /edit run gets the files in its scratch folders; quoting them in the prompt too would read them twice.
+    const blocks = files ? [] : (await Promise.all(request.references.map(referenceBlock))).filter((b) => b !== undefined);
     if (files && files.seed.length === 0) {
       stream.markdown('Attach the files to change, e.g. `@massgen /edit rename parse to parseDuration #file:util.ts #file:main.ts`.');
       return {};

@@ -35,8 +35,12 @@ export function notificationApprover(): ApprovalHandler {
       always,
       'Deny',
     );
-    const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-    const choice = await Promise.race([answer, aborted]);
+    let onAbort = () => {};
+    const aborted = new Promise<undefined>((resolve) => {
+      onAbort = () => resolve(undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const choice = await Promise.race([answer, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
     if (choice === always) allowed.add(req.toolName);
     return choice === once || choice === always;
   };
