@@ -1,42 +1,58 @@
-// Bundles the three entry points: the extension host (cjs, `vscode` external), the CLI (node, shebang) and the
-// vote-viewer webview (browser iife, plus its CSS and the codicon font, in dist/webview/). `--production` minifies
-// and drops source maps.
+// Bundles the entry points: the extension's activation shell (cjs, `vscode` external, tiny: VS Code counts loading it
+// as activation time), the extension's runtime (everything else the extension runs, loaded by the shell on first
+// use), the CLI (node, shebang) and the vote-viewer webview (browser iife, plus its CSS and the codicon font, in
+// dist/webview/). `--production` minifies and drops source maps. The bench (bench/lib/build.ts) imports `buildAll`
+// for its own production build, so both build the same way.
 import * as esbuild from 'esbuild';
 import { chmodSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildWebview } from './webview/build.mjs';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const root = dirname(fileURLToPath(import.meta.url));
 
-const production = process.argv.includes('--production');
-const common = {
-  bundle: true,
-  minify: production,
-  sourcemap: production ? false : 'linked',
-  logLevel: 'warning',
-  legalComments: 'none',
-};
-
-await Promise.all([
-  esbuild.build({
-    ...common,
-    entryPoints: ['src/host/extension.ts'],
-    outfile: 'dist/extension.js',
+/**
+ * The node bundles' esbuild options, by output file name.
+ * @param {{ outdir: string, production: boolean }} options
+ * @returns {Record<'extension.js' | 'runtime.js' | 'cli.js', import('esbuild').BuildOptions>}
+ */
+export function nodeBundles({ outdir, production }) {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    minify: production,
+    sourcemap: production ? false : 'linked',
+    logLevel: 'warning',
+    legalComments: 'none',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
-  }),
-  esbuild.build({
-    ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-    define: { __VERSION__: JSON.stringify(version) },
-  }),
-  // The vote viewer: dist/webview/{main.js, main.css, codicon.css, codicon.ttf} (see webview/build.mjs).
-  buildWebview({ production }),
-]);
-chmodSync('dist/cli.js', 0o755);
+  };
+  return {
+    // `./runtime.js` stays a run-time require of the sibling bundle.
+    'extension.js': { ...common, entryPoints: ['src/host/extension.ts'], outfile: join(outdir, 'extension.js'), external: ['vscode', './runtime.js'] },
+    'runtime.js': { ...common, entryPoints: ['src/host/runtime.ts'], outfile: join(outdir, 'runtime.js'), external: ['vscode'] },
+    'cli.js': {
+      ...common,
+      entryPoints: ['src/cli/main.ts'],
+      outfile: join(outdir, 'cli.js'),
+      banner: { js: '#!/usr/bin/env node' },
+      define: { __VERSION__: JSON.stringify(version) },
+    },
+  };
+}
+
+/** Builds every bundle into `outdir` (default dist/). */
+export async function buildAll({ outdir = join(root, 'dist'), production = false } = {}) {
+  await Promise.all([
+    ...Object.values(nodeBundles({ outdir, production })).map((options) => esbuild.build(options)),
+    // The vote viewer: dist/webview/{main.js, main.css, codicon.css, codicon.ttf} (see webview/build.mjs).
+    buildWebview({ outdir: join(outdir, 'webview'), production }),
+  ]);
+  chmodSync(join(outdir, 'cli.js'), 0o755);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildAll({ production: process.argv.includes('--production') });
+}

@@ -68,6 +68,10 @@ export function viewOfRequest(label: string, request: ModelRequest): View {
     for (const b of m.content.matchAll(block)) visible.set(b[1], b[2]);
   }
   const ordered = new Map([...visible.entries()].sort((a, b) => labelNumber(a[0]) - labelNumber(b[0])));
-  const ownAnswers = request.messages.filter((m) => m.role === 'assistant' && (m.toolCalls ?? []).some((c) => c.name === 'new_answer')).length;
+  // A compacted prompt no longer holds the agent's earlier answer calls, but its latest answer is on the board under
+  // its own label (with the version in its text, as a model recognises its own writing): count from whichever is more.
+  const calls = request.messages.filter((m) => m.role === 'assistant' && (m.toolCalls ?? []).some((c) => c.name === 'new_answer')).length;
+  const shown = Number(/^Answer agent\d+\.(\d+):/.exec(visible.get(label) ?? '')?.[1] ?? 0);
+  const ownAnswers = Math.max(calls, shown);
   return { label, visible: ordered, ownAnswers, voteOnly: !request.tools.some((t) => t.name === 'new_answer') };
 }

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { buildScript, type BundleName } from '../lib/build';
 import { Results, kb, type BenchContext, type Scenario } from '../lib/report';
 
 function exec(cmd: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<{ code: number | null; out: string }> {
@@ -31,23 +32,10 @@ function dirSize(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? dirSize(join(dir, e.name)) : e.name.endsWith('.map') ? 0 : statSync(join(dir, e.name)).size), 0);
 }
 
-/** Bytes per package in a bundle, from an in-memory esbuild build with the production options of esbuild.mjs. */
-async function composition(root: string, entry: string, extra: esbuild.BuildOptions): Promise<[string, number][]> {
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    legalComments: 'none',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    outfile: join(root, 'bench-metafile.js'),
-    metafile: true,
-    logLevel: 'silent',
-    ...extra,
-  });
+/** Bytes per package in a bundle, from an in-memory esbuild build with esbuild.mjs's production options. */
+async function composition(root: string, bundle: BundleName): Promise<[string, number][]> {
+  const options = (await buildScript(root)).nodeBundles({ outdir: join(root, 'bench-metafile'), production: true })[bundle];
+  const result = await esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' });
   const out = Object.values(result.metafile!.outputs)[0];
   const by = new Map<string, number>();
   for (const [file, info] of Object.entries(out.inputs)) {
@@ -75,25 +63,26 @@ export const sizes: Scenario = {
     const r = new Results();
     const dist = ctx.dist;
     const ext = size(join(dist, 'extension.js'));
+    const runtime = size(join(dist, 'runtime.js'));
     const cli = size(join(dist, 'cli.js'));
     const webviewDir = dirSize(join(dist, 'webview'));
     const webviewMain = size(join(dist, 'webview', 'main.js'));
     // esbuild.mjs no longer builds dist/webview.js; one lying in the repository's dist/ is stale (and .vscodeignore may ship it).
     const legacyWebview = size(join(ctx.root, 'dist', 'webview.js'));
-    r.info('dist/extension.js', ext === null ? 'missing' : kb(ext));
+    r.info('dist/extension.js (activation shell)', ext === null ? 'missing' : kb(ext));
+    r.info('dist/runtime.js (loaded on first use)', runtime === null ? 'missing' : kb(runtime));
     r.info('dist/cli.js', cli === null ? 'missing' : kb(cli));
     r.info('dist/webview/ (main.js, main.css, codicons)', `${kb(webviewDir)} (main.js ${webviewMain === null ? 'missing' : kb(webviewMain)})`);
     if (legacyWebview !== null) r.info('repository dist/webview.js (no longer built: stale)', kb(legacyWebview));
-    r.figure('bytes', { extension: ext, cli, webviewDir, webviewMain, legacyWebview });
+    r.figure('bytes', { extension: ext, runtime, cli, webviewDir, webviewMain, legacyWebview });
 
-    const [extParts, cliParts] = await Promise.all([
-      composition(ctx.root, 'src/host/extension.ts', { external: ['vscode'] }),
-      composition(ctx.root, 'src/cli/main.ts', { define: { __VERSION__: '"bench"' } }),
-    ]);
+    const [extParts, runtimeParts, cliParts] = await Promise.all([composition(ctx.root, 'extension.js'), composition(ctx.root, 'runtime.js'), composition(ctx.root, 'cli.js')]);
     const top = (parts: [string, number][]) => parts.slice(0, 6).map(([k, v]) => `${k} ${kb(v)}`).join(', ');
     r.info('  extension.js, largest parts', top(extParts));
+    r.info('  runtime.js, largest parts', top(runtimeParts));
     r.info('  cli.js, largest parts', top(cliParts));
     r.figure('extension_parts', Object.fromEntries(extParts.slice(0, 12)));
+    r.figure('runtime_parts', Object.fromEntries(runtimeParts.slice(0, 12)));
     r.figure('cli_parts', Object.fromEntries(cliParts.slice(0, 12)));
 
     const vsce = join(ctx.root, 'tools', 'vsce', 'node_modules', '.bin', 'vsce');
@@ -112,13 +101,13 @@ export const sizes: Scenario = {
     // 1. The package as `npm run package` makes it: the tree's package.json and .vscodeignore over a fresh production
     //    build (ctx.ext holds exactly those; dist/ of the repository may hold anything meanwhile).
     const vsix = join(ctx.tmp, 'massgen.vsix');
-    const packed = await exec(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], ctx.ext);
+    const packed = await exec(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], ctx.ext);
     if (packed.code !== 0 || !existsSync(vsix)) throw new Error(`vsce package failed: ${packed.out.slice(-500)}`);
     const vsixBytes = statSync(vsix).size;
     r.goal('size.vsix_kb', 'VSIX size (npm run package: .vscodeignore as it is)', vsixBytes / 1024, '<=', 1024, ' KB', { digits: 1 });
     const entries = await zipEntries(vsix, ctx.tmp);
-    // What the extension loads at run time: its main, and what the vote viewer's page links (src/host/viewer/index.ts).
-    const needed = ['extension/dist/extension.js', 'extension/dist/webview/main.js', 'extension/dist/webview/main.css', 'extension/dist/webview/codicon.css', 'extension/dist/webview/codicon.ttf', 'extension/media/massgen.svg'];
+    // What the extension loads at run time: its main, the runtime it requires, and what the vote viewer's page links (src/host/viewer/index.ts).
+    const needed = ['extension/dist/extension.js', 'extension/dist/runtime.js', 'extension/dist/webview/main.js', 'extension/dist/webview/main.css', 'extension/dist/webview/codicon.css', 'extension/dist/webview/codicon.ttf', 'extension/media/massgen.svg'];
     const missing = entries ? needed.filter((f) => !entries.includes(f)) : null;
     r.info('  files the extension loads but the VSIX lacks', missing === null ? 'not checked (no unzip)' : missing.length ? missing.join(', ') : 'none');
     r.figure('vsix', { bytes: vsixBytes, entries, missing });
@@ -127,12 +116,12 @@ export const sizes: Scenario = {
     const stage = join(ctx.tmp, 'stage');
     mkdirSync(join(stage, 'dist'), { recursive: true });
     for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) if (existsSync(join(ctx.root, f))) copyFileSync(join(ctx.root, f), join(stage, f));
-    copyFileSync(join(dist, 'extension.js'), join(stage, 'dist', 'extension.js'));
+    for (const f of ['extension.js', 'runtime.js']) copyFileSync(join(dist, f), join(stage, 'dist', f));
     cpSync(join(dist, 'webview'), join(stage, 'dist', 'webview'), { recursive: true, filter: (src) => !src.endsWith('.map') });
     cpSync(join(ctx.root, 'media'), join(stage, 'media'), { recursive: true });
     writeFileSync(join(stage, '.vscodeignore'), '**/*.map\n');
     const staged = join(ctx.tmp, 'massgen-staged.vsix');
-    const packed2 = await exec(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '-o', staged], stage);
+    const packed2 = await exec(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', staged], stage);
     if (packed2.code === 0 && existsSync(staged)) {
       r.goal('size.vsix_runtime_kb', 'VSIX size with exactly the run-time files', statSync(staged).size / 1024, '<=', 1024, ' KB', { digits: 1 });
       r.figure('vsix_runtime_bytes', statSync(staged).size);

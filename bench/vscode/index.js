@@ -49,20 +49,30 @@ function runnerEval(fn, arg, timeoutMs = 30000) {
  */
 async function runningExtensions() {
   await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
-  const rows = await runnerEval(async ({ page, sleep }, id) => {
-    for (let i = 0; i < 50; i++) {
+  const names = [EXTENSION_ID, pkg.displayName];
+  // The list is virtual and sorted slowest first: a fast extension's row is rendered only once scrolled to, so
+  // collect rows while scrolling down with the mouse wheel.
+  const rows = await runnerEval(async ({ page, sleep }, names) => {
+    const seen = new Map();
+    const mine = () => [...seen.values()].find((t) => names.some((n) => t.includes(n)));
+    for (let i = 0; i < 60 && !mine(); i++) {
       const texts = await page.evaluate(() => [...document.querySelectorAll('.monaco-list-row')].map((r) => r.innerText || r.textContent || '')).catch(() => []);
-      const found = texts.filter((t) => /Activation:/.test(t));
-      if (found.some((t) => t.includes(id))) return found;
-      await sleep(200);
+      for (const t of texts.filter((t) => /Activation:/.test(t))) seen.set(t.split('\n')[0], t);
+      const box = await page.locator('.monaco-list-rows').filter({ hasText: 'Activation:' }).first().boundingBox().catch(() => null);
+      if (box) {
+        await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height, 300) / 2);
+        await page.mouse.wheel(0, 300);
+      }
+      await sleep(150);
     }
-    return [];
-  }, EXTENSION_ID);
+    if (mine()) return [...seen.values()];
+    throw new Error(`no row for ${names.join(' / ')} in Running Extensions; rows: ${JSON.stringify([...seen.keys()]).slice(0, 600)}`);
+  }, names);
   const parse = (t) => {
     const m = /Activation:\s*([\d.]+)\s*ms/.exec(t);
     return m ? Number(m[1]) : null;
   };
-  const ours = rows.find((t) => t.includes(EXTENSION_ID));
+  const ours = rows.find((t) => names.some((n) => t.includes(n)));
   const others = rows.filter((t) => t !== ours).map(parse).filter((n) => n !== null);
   return { ownMs: ours ? parse(ours) : null, othersMs: others, startup: ours ? /Startup Activation/.test(ours) : null };
 }

@@ -13,15 +13,9 @@ import type { RunManager } from './runs';
 import { captureTarget, type ApplyTarget, type RunPreviews } from './run-previews';
 import type { SeedFile } from '../core/workspace/scratch';
 import { ConfigError } from '../core/config/load';
+import { PARTICIPANT_ID, type ChatResultMeta } from './ids';
 
-export const PARTICIPANT_ID = 'massgen.chat';
 const MAX_REFERENCE_CHARS = 100_000;
-
-interface ChatResultMeta {
-  runId?: string;
-  winner?: string | null;
-  command?: string;
-}
 
 async function referenceBlock(ref: vscode.ChatPromptReference): Promise<{ text: string; target?: ApplyTarget } | undefined> {
   const value = ref.value;
@@ -131,8 +125,9 @@ async function describeTeam(keys: KeyStore, stream: vscode.ChatResponseStream, c
   }
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, deps: { runs: RunManager; keys: KeyStore; previews: RunPreviews; scratchDir: string }): void {
-  const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token): Promise<vscode.ChatResult> => {
+/** The @massgen request handler (extension.ts creates the participant and hands requests to it). */
+export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; previews: RunPreviews; scratchDir: string }): vscode.ChatRequestHandler {
+  return async (request, chatContext, stream, token): Promise<vscode.ChatResult> => {
     if (request.command === 'config' || request.command === 'agents') {
       try {
         await describeTeam(deps.keys, stream, request.command);
@@ -199,18 +194,4 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
       sub.dispose();
     }
   };
-
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
-  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
-  participant.followupProvider = {
-    provideFollowups(result: vscode.ChatResult) {
-      const meta = result.metadata as ChatResultMeta | undefined;
-      if (!meta?.runId) return [];
-      return [
-        { prompt: 'Explain why the winning answer won and what the others missed.', label: 'Explain the vote' },
-        { prompt: '', command: 'agents', label: 'Which agents ran?' },
-      ];
-    },
-  };
-  context.subscriptions.push(participant);
 }

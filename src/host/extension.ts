@@ -1,20 +1,17 @@
-// Activation: compose the host services and register the commands, the chat participant and the vote viewer.
-// Cheap by design: no network, no file reads, no model listing until the user starts something.
+// Activation: registers the commands, the chat participant and the vote viewer, and nothing more. What they run
+// (the engine, the SDKs, config parsing, the viewer's host side) is dist/runtime.js, loaded on first use: VS Code
+// counts the time to load and run this file as the extension's activation time, so it imports only `vscode` and
+// the identifiers (and types, which vanish at build time).
 
 import * as vscode from 'vscode';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { registerChatParticipant } from './chat';
-import { CONFIG_TEMPLATE } from './config-template';
-import { KeyStore, setApiKeyCommand } from './keys';
-import { PreviewManager } from './preview';
-import { configFilePath, readSettings } from './run-config';
-import { runOnSelection } from './run-on-selection';
-import { RunPreviews } from './run-previews';
-import { RunManager } from './runs';
-import { registerVoteViewer } from './viewer';
+import { COMMAND_IDS, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID, type ChatResultMeta } from './ids';
+import type { KeyStore } from './keys';
+import type { PreviewManager } from './preview';
+import type { RunPreviews } from './run-previews';
+import type { RunManager } from './runs';
+import type { Runtime } from './runtime';
 
-/** What the extension returns from activate(): used by the end-to-end tests. */
+/** What the extension returns from activate(): used by the end-to-end tests (reading it loads the runtime). */
 export interface MassGenApi {
   runs: RunManager;
   preview: PreviewManager;
@@ -24,55 +21,52 @@ export interface MassGenApi {
   logUri: vscode.Uri;
 }
 
-async function openConfig(): Promise<void> {
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const file = configFilePath(readSettings().configFile) ?? (root ? join(root, '.massgen', 'config.yaml') : undefined);
-  if (!file) {
-    void vscode.window.showInformationMessage('MassGen: open a folder first; the config lives in .massgen/config.yaml of the workspace.');
-    return;
-  }
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, CONFIG_TEMPLATE);
-  }
-  await vscode.window.showTextDocument(vscode.Uri.file(file));
+/** Follow-ups offered under a finished @massgen run. */
+function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+  const meta = result.metadata as ChatResultMeta | undefined;
+  if (!meta?.runId) return [];
+  return [
+    { prompt: 'Explain why the winning answer won and what the others missed.', label: 'Explain the vote' },
+    { prompt: '', command: 'agents', label: 'Which agents ran?' },
+  ];
 }
 
 export function activate(context: vscode.ExtensionContext): MassGenApi {
   const log = vscode.window.createOutputChannel('MassGen', { log: true });
-  const keys = new KeyStore(context.secrets);
-  const runs = new RunManager(keys, log);
-  const preview = new PreviewManager();
-  const previews = new RunPreviews(runs, preview);
+  context.subscriptions.push(log);
+  let runtime: Runtime | undefined;
+  // A plain require of a path esbuild leaves alone (external in esbuild.mjs): the runtime is its own bundle, and a
+  // synchronous load keeps the test API's getters plain properties.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const load = (): Runtime => (runtime ??= (require('./runtime.js') as typeof import('./runtime')).createRuntime(context, log));
 
-  const updateRunning = () => void vscode.commands.executeCommand('setContext', 'massgen.running', runs.active.length > 0);
+  for (const id of COMMAND_IDS) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, (...args: never[]) => load().commands[id](...args)));
+  }
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) => load().chat(request, chatContext, stream, token));
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+  participant.followupProvider = { provideFollowups: followups };
   context.subscriptions.push(
-    log,
-    runs,
-    preview,
-    runs.onDidStart((run) => {
-      updateRunning();
-      void run.result.finally(updateRunning);
-    }),
+    participant,
+    vscode.window.registerWebviewViewProvider(VIEW_ID, { resolveWebviewView: (view, state, token) => load().viewer.resolveWebviewView(view, state, token) }),
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => load().viewer.deserializeWebviewPanel(panel, state) }),
   );
 
-  const register = (id: string, fn: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
-  register('massgen.runOnSelection', (args?: { instruction?: string }) => runOnSelection({ runs, previews, memento: context.globalState }, args?.instruction));
-  register('massgen.setApiKey', (envVar?: string) => setApiKeyCommand(keys, typeof envVar === 'string' ? envVar : undefined));
-  register('massgen.cancelRun', () => {
-    if (runs.cancelAll() === 0) void vscode.window.showInformationMessage('MassGen: no run in progress.');
-  });
-  register('massgen.applyWinner', () => preview.apply());
-  register('massgen.discardWinner', () => preview.discard());
-  register('massgen.previewRun', (runId: string) => previews.show(runId));
-  register('massgen.applyRun', (runId: string) => previews.apply(runId));
-  register('massgen.showLog', () => log.show());
-  register('massgen.openConfig', () => openConfig());
-
-  const scratchDir = join((context.storageUri ?? context.globalStorageUri).fsPath, 'scratch');
-  registerChatParticipant(context, { runs, keys, previews, scratchDir });
-  context.subscriptions.push(registerVoteViewer(context, runs, log));
-  return { runs, preview, previews, keys, logUri: context.logUri };
+  return {
+    get runs() {
+      return load().runs;
+    },
+    get preview() {
+      return load().preview;
+    },
+    get previews() {
+      return load().previews;
+    },
+    get keys() {
+      return load().keys;
+    },
+    logUri: context.logUri,
+  };
 }
 
 export function deactivate(): void {}

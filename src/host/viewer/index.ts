@@ -1,6 +1,8 @@
 // The vote viewer's VS Code glue: the sidebar webview view (`massgen.voteViewer`), the editor panel (with a
 // serializer, so it comes back after a window reload), the two commands, past runs in the workspace's extension
 // storage. Everything else (runs, snapshots, deltas, actions) is in hub.ts, which has no `vscode` import.
+// extension.ts registers the provider, serializer and commands at activation and hands them to this object when
+// they are first used, so activating the extension loads none of this.
 //
 // retainContextWhenHidden is off: a hidden webview loses its page, and on being shown again the page asks for a
 // snapshot, which renders even a large run (8 agents × 4 answers of 12 KB, a 430 KB snapshot) in about 0.1 s
@@ -8,18 +10,12 @@
 
 import * as vscode from 'vscode';
 import type { Setup } from '../../protocol/messages';
+import { PANEL_VIEW_TYPE, VIEW_ID, type ShowVoteViewerArgs } from '../ids';
 import type { RunManager } from '../runs';
 import { RunHistory, type HistoryFs } from './history';
 import { makeNonce, viewerHtml } from './html';
 import { ViewerHub, type ViewerConnection, type ViewerPort } from './hub';
 
-export const VIEW_ID = 'massgen.voteViewer';
-export const PANEL_VIEW_TYPE = 'massgen.voteViewerPanel';
-
-export interface ShowVoteViewerArgs {
-  preserveFocus?: boolean;
-  runId?: string;
-}
 
 type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
@@ -65,19 +61,25 @@ function readSetup(): Setup {
   return { agents, configFile: typeof configFile === 'string' && configFile.trim() ? configFile.trim() : null };
 }
 
+/** The vote viewer's entry points, wired to VS Code by extension.ts. */
+export interface VoteViewer extends vscode.WebviewViewProvider, vscode.WebviewPanelSerializer, vscode.Disposable {
+  /** `massgen.showVoteViewer`: the sidebar view, showing `runId` (or following the latest run). */
+  show(args?: ShowVoteViewerArgs): Promise<void>;
+  /** `massgen.openVoteViewerPanel`: the viewer as an editor tab. */
+  openPanel(args?: { runId?: string; preserveFocus?: boolean }): void;
+}
+
 /**
- * Registers the vote viewer: the webview view, the editor panel and its serializer, and the commands
- * `massgen.showVoteViewer` ({ preserveFocus?, runId? }) and `massgen.openVoteViewerPanel` ({ runId? }).
+ * The vote viewer: the webview view, the editor panel and its serializer, the two commands' bodies.
  * `log`: the extension's log channel; without it a "MassGen Vote Viewer" channel is created on the first message.
  */
-export function registerVoteViewer(context: vscode.ExtensionContext, runs: RunManager, log?: Log): vscode.Disposable {
+export function createVoteViewer(context: vscode.ExtensionContext, runs: RunManager, log?: Log): VoteViewer {
   let ownLog: vscode.LogOutputChannel | undefined;
   const logger: Log = log ?? {
     info: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).info(m),
     warn: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).warn(m),
     error: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).error(m),
   };
-  const disposables: vscode.Disposable[] = [];
   const bundleRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
   const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
   const storage = vscode.Uri.joinPath(context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-workspace'), 'vote-viewer');
@@ -98,7 +100,9 @@ export function registerVoteViewer(context: vscode.ExtensionContext, runs: RunMa
     setup: readSetup,
     log: logger,
   });
-  disposables.push(hub);
+  const configListener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('massgen.agents') || e.affectsConfiguration('massgen.configFile')) hub.setupChanged();
+  });
 
   const configure = (webview: vscode.Webview, surface: 'view' | 'panel') => {
     webview.options = { enableScripts: true, enableForms: false, enableCommandUris: false, localResourceRoots: [bundleRoot, mediaRoot] };
@@ -158,34 +162,30 @@ export function registerVoteViewer(context: vscode.ExtensionContext, runs: RunMa
     attachPanel(p, { runId: runId ?? null, follow: !runId }, runId ?? viewConnection?.shownRunId ?? undefined);
   };
 
-  disposables.push(
-    vscode.window.registerWebviewViewProvider(VIEW_ID, {
-      resolveWebviewView(v, ctx) {
-        view = v;
-        configure(v.webview, 'view');
-        const state = ctx.state as PageState | undefined;
-        const connection = hub.connect(
-          port(v.webview, (listener) => v.onDidChangeVisibility(() => listener(v.visible))),
-          { runId: state?.runId ?? null, follow: state?.follow ?? true },
-        );
-        if (pendingViewRun !== undefined) connection.show(pendingViewRun);
-        pendingViewRun = undefined;
-        viewConnection = connection;
-        v.onDidDispose(() => {
-          connection.dispose();
-          if (view === v) {
-            view = undefined;
-            viewConnection = undefined;
-          }
-        });
-      },
-    }),
-    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-      async deserializeWebviewPanel(p, state) {
-        attachPanel(p, state as PageState | undefined);
-      },
-    }),
-    vscode.commands.registerCommand('massgen.showVoteViewer', async (args?: ShowVoteViewerArgs) => {
+  return {
+    resolveWebviewView(v, ctx) {
+      view = v;
+      configure(v.webview, 'view');
+      const state = ctx.state as PageState | undefined;
+      const connection = hub.connect(
+        port(v.webview, (listener) => v.onDidChangeVisibility(() => listener(v.visible))),
+        { runId: state?.runId ?? null, follow: state?.follow ?? true },
+      );
+      if (pendingViewRun !== undefined) connection.show(pendingViewRun);
+      pendingViewRun = undefined;
+      viewConnection = connection;
+      v.onDidDispose(() => {
+        connection.dispose();
+        if (view === v) {
+          view = undefined;
+          viewConnection = undefined;
+        }
+      });
+    },
+    async deserializeWebviewPanel(p, state) {
+      attachPanel(p, state as PageState | undefined);
+    },
+    async show(args) {
       const runId = typeof args?.runId === 'string' ? args.runId : null;
       if (viewConnection) viewConnection.show(runId);
       else pendingViewRun = runId;
@@ -195,16 +195,13 @@ export function registerVoteViewer(context: vscode.ExtensionContext, runs: RunMa
       }
       await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
       if (args?.preserveFocus) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-    }),
-    vscode.commands.registerCommand('massgen.openVoteViewerPanel', (args?: { runId?: string; preserveFocus?: boolean }) => openPanel(args)),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('massgen.agents') || e.affectsConfiguration('massgen.configFile')) hub.setupChanged();
-    }),
-  );
-
-  return new vscode.Disposable(() => {
-    for (const d of disposables.splice(0)) d.dispose();
-    panel?.dispose();
-    ownLog?.dispose();
-  });
+    },
+    openPanel,
+    dispose() {
+      hub.dispose();
+      configListener.dispose();
+      panel?.dispose();
+      ownLog?.dispose();
+    },
+  };
 }

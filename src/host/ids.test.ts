@@ -1,0 +1,20 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COMMAND_IDS, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID } from './ids';
+
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+
+describe('ids: the activation shell registers what package.json contributes', () => {
+  it('every contributed command, and no other', () => {
+    const contributed = (manifest.contributes.commands as { command: string }[]).map((c) => c.command);
+    assert.deepEqual([...COMMAND_IDS].sort(), [...contributed].sort());
+  });
+
+  it('the chat participant, the view and the panel activation event', () => {
+    assert.ok((manifest.contributes.chatParticipants as { id: string }[]).some((p) => p.id === PARTICIPANT_ID));
+    const views = Object.values(manifest.contributes.views as Record<string, { id: string }[]>).flat();
+    assert.ok(views.some((v) => v.id === VIEW_ID));
+    assert.ok((manifest.activationEvents as string[]).includes(`onWebviewPanel:${PANEL_VIEW_TYPE}`));
+  });
+});

@@ -1,0 +1,85 @@
+// Everything the extension does once the user starts something: the run manager (engine, SDKs, config parsing),
+// previews, the chat handler and the vote viewer. Bundled apart as dist/runtime.js and loaded by extension.ts on
+// the first command, chat request or viewer, so activation does not pay for loading it.
+
+import * as vscode from 'vscode';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createChatHandler } from './chat';
+import { CONFIG_TEMPLATE } from './config-template';
+import type { CommandId, ShowVoteViewerArgs } from './ids';
+import { KeyStore, setApiKeyCommand } from './keys';
+import { PreviewManager } from './preview';
+import { configFilePath, readSettings } from './run-config';
+import { runOnSelection } from './run-on-selection';
+import { RunPreviews } from './run-previews';
+import { RunManager } from './runs';
+import { createVoteViewer, type VoteViewer } from './viewer';
+
+export interface Runtime {
+  runs: RunManager;
+  preview: PreviewManager;
+  previews: RunPreviews;
+  keys: KeyStore;
+  viewer: VoteViewer;
+  chat: vscode.ChatRequestHandler;
+  commands: Record<CommandId, (...args: never[]) => unknown>;
+}
+
+async function openConfig(): Promise<void> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const file = configFilePath(readSettings().configFile) ?? (root ? join(root, '.massgen', 'config.yaml') : undefined);
+  if (!file) {
+    void vscode.window.showInformationMessage('MassGen: open a folder first; the config lives in .massgen/config.yaml of the workspace.');
+    return;
+  }
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, CONFIG_TEMPLATE);
+  }
+  await vscode.window.showTextDocument(vscode.Uri.file(file));
+}
+
+export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Runtime {
+  const keys = new KeyStore(context.secrets);
+  const runs = new RunManager(keys, log);
+  const preview = new PreviewManager();
+  const previews = new RunPreviews(runs, preview);
+  const viewer = createVoteViewer(context, runs, log);
+  const scratchDir = join((context.storageUri ?? context.globalStorageUri).fsPath, 'scratch');
+
+  const updateRunning = () => void vscode.commands.executeCommand('setContext', 'massgen.running', runs.active.length > 0);
+  context.subscriptions.push(
+    runs,
+    preview,
+    viewer,
+    runs.onDidStart((run) => {
+      updateRunning();
+      void run.result.finally(updateRunning);
+    }),
+  );
+
+  return {
+    runs,
+    preview,
+    previews,
+    keys,
+    viewer,
+    chat: createChatHandler({ runs, keys, previews, scratchDir }),
+    commands: {
+      'massgen.runOnSelection': (args?: { instruction?: string }) => runOnSelection({ runs, previews, memento: context.globalState }, args?.instruction),
+      'massgen.setApiKey': (envVar?: string) => setApiKeyCommand(keys, typeof envVar === 'string' ? envVar : undefined),
+      'massgen.cancelRun': () => {
+        if (runs.cancelAll() === 0) void vscode.window.showInformationMessage('MassGen: no run in progress.');
+      },
+      'massgen.showVoteViewer': (args?: ShowVoteViewerArgs) => viewer.show(args),
+      'massgen.openVoteViewerPanel': (args?: { runId?: string; preserveFocus?: boolean }) => viewer.openPanel(args),
+      'massgen.showLog': () => log.show(),
+      'massgen.openConfig': () => openConfig(),
+      'massgen.applyWinner': () => preview.apply(),
+      'massgen.discardWinner': () => preview.discard(),
+      'massgen.previewRun': (runId: string) => previews.show(runId),
+      'massgen.applyRun': (runId: string) => previews.apply(runId),
+    },
+  };
+}
