@@ -1,6 +1,6 @@
 // Bundles the entry points: the extension's activation shell (cjs, `vscode` external, tiny: VS Code counts loading it
 // as activation time), the extension's runtime (everything else the extension runs, loaded by the shell on first
-// use), the CLI (node, shebang) and the vote-viewer webview (browser iife, plus its CSS and the codicon font, in
+// use), the CLI (a launcher with the shebang that turns on V8's code cache, and the CLI bundle it loads) and the vote-viewer webview (browser iife, plus its CSS and the codicon font, in
 // dist/webview/). `--production` minifies and drops source maps. The bench (bench/lib/build.ts) imports `buildAll`
 // for its own production build, so both build the same way.
 import * as esbuild from 'esbuild';
@@ -14,7 +14,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 /**
  * The node bundles' esbuild options, by output file name.
  * @param {{ outdir: string, production: boolean }} options
- * @returns {Record<'extension.js' | 'runtime.js' | 'cli.js', import('esbuild').BuildOptions>}
+ * @returns {Record<'extension.js' | 'runtime.js' | 'cli.js' | 'cli-main.js', import('esbuild').BuildOptions>}
  */
 export function nodeBundles({ outdir, production }) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -33,13 +33,9 @@ export function nodeBundles({ outdir, production }) {
     // `./runtime.js` stays a run-time require of the sibling bundle.
     'extension.js': { ...common, entryPoints: ['src/host/extension.ts'], outfile: join(outdir, 'extension.js'), external: ['vscode', './runtime.js'] },
     'runtime.js': { ...common, entryPoints: ['src/host/runtime.ts'], outfile: join(outdir, 'runtime.js'), external: ['vscode'] },
-    'cli.js': {
-      ...common,
-      entryPoints: ['src/cli/main.ts'],
-      outfile: join(outdir, 'cli.js'),
-      banner: { js: '#!/usr/bin/env node' },
-      define: { __VERSION__: JSON.stringify(version) },
-    },
+    // The `massgen` binary: a launcher that turns on V8's code cache, then requires the CLI bundle beside it.
+    'cli.js': { ...common, entryPoints: ['src/cli/launch.ts'], outfile: join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] },
+    'cli-main.js': { ...common, entryPoints: ['src/cli/main.ts'], outfile: join(outdir, 'cli-main.js'), define: { __VERSION__: JSON.stringify(version) } },
   };
 }
 

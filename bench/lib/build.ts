@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export interface Build {
-  /** The directory standing in for dist/: extension.js, runtime.js, cli.js, webview/. */
+  /** The directory standing in for dist/: extension.js, runtime.js, cli.js, cli-main.js, webview/. */
   dist: string;
   ms: number;
 }
 
-export type BundleName = 'extension.js' | 'runtime.js' | 'cli.js';
+export type BundleName = 'extension.js' | 'runtime.js' | 'cli.js' | 'cli-main.js';
 
 interface BuildScript {
   buildAll(o: { outdir: string; production: boolean }): Promise<void>;

@@ -2,7 +2,7 @@
 // max_rounds) and a 16-agent run (answer, revise, vote). The providers answer at once from memory, so the run is
 // CPU-bound and the time between two events is the engine's own work for the second one (the consumer's time, the
 // run-state reducer here, is timed apart and left out). Compared: the first vs the last decile of events, after a
-// warm-up run; heap after a forced GC at the first and last decile.
+// warm-up run; heap after a forced GC at the first and last decile of a separate, untimed run.
 
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -67,9 +67,12 @@ interface ScaleRun {
   calls: number;
   rounds: number;
   reason: string;
-  /** Mean engine time per event (µs), first and last decile. */
+  /** Engine time per event (µs), first and last decile: mean gap within a run, median over the runs. */
   engineUsFirst: number;
   engineUsLast: number;
+  /** The same with the median gap within a run (the typical event). */
+  engineMedianUsFirst: number;
+  engineMedianUsLast: number;
   reducerUsFirst: number;
   reducerUsLast: number;
   heapFirstMB: number;
@@ -99,15 +102,16 @@ async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: numb
   await make(() => total++).run();
   const calls = providers.reduce((sum, p) => sum + p.calls, 0);
   for (const p of providers) p.record = false;
-  // Heap samples (after a forced GC) at the start of the first and of the last decile.
-  const sampleAt = new Set([Math.floor(total / 10), Math.floor((9 * total) / 10)]);
 
-  // Measured runs: the machine is shared, so each decile's figure is the median over several runs.
+  // Measured runs: the machine is shared, so each decile's figure is the median over several runs. Within a run a
+  // decile's figure is its mean gap (its engine time / its events); the median gap is shown too, for the typical
+  // event (it moves with the mix of event kinds, e.g. deltas early and votes late).
   const engineFirst: number[] = [];
   const engineLast: number[] = [];
+  const medianFirst: number[] = [];
+  const medianLast: number[] = [];
   const reducerFirst: number[] = [];
   const reducerLast: number[] = [];
-  let heap: number[] = [];
   let reason = '';
   let rounds = 0;
   let events = 0;
@@ -116,7 +120,6 @@ async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: numb
     const state = initialRunState();
     const gaps: number[] = [];
     const reducer: number[] = [];
-    heap = [];
     events = 0;
     let lastOut = 0;
     const onEvent = (e: RunEvent) => {
@@ -125,10 +128,6 @@ async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: numb
       applyEvent(state, e);
       reducer.push(performance.now() - tIn);
       events++;
-      if (sampleAt.has(events)) {
-        gc();
-        heap.push(process.memoryUsage().heapUsed);
-      }
       lastOut = performance.now();
     };
     gc();
@@ -139,9 +138,25 @@ async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: numb
     const rd = parts(reducer, 10);
     engineFirst.push(mean(d[0]) * 1000);
     engineLast.push(mean(d[9]) * 1000);
+    medianFirst.push(median(d[0]) * 1000);
+    medianLast.push(median(d[9]) * 1000);
     reducerFirst.push(mean(rd[0]) * 1000);
     reducerLast.push(mean(rd[9]) * 1000);
   }
+
+  // Heap: one more run, not timed (a forced GC would itself disturb the next events' timing), sampled after a forced
+  // GC at the start of the first and of the last decile.
+  const sampleAt = new Set([Math.floor(total / 10), Math.floor((9 * total) / 10)]);
+  const heap: number[] = [];
+  let seen = 0;
+  for (const p of providers) p.calls = 0;
+  await make(() => {
+    if (sampleAt.has(++seen)) {
+      gc();
+      heap.push(process.memoryUsage().heapUsed);
+    }
+  }).run();
+
   const promptChars = providers[0].promptChars;
   return {
     events,
@@ -150,6 +165,8 @@ async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: numb
     reason,
     engineUsFirst: median(engineFirst),
     engineUsLast: median(engineLast),
+    engineMedianUsFirst: median(medianFirst),
+    engineMedianUsLast: median(medianLast),
     reducerUsFirst: median(reducerFirst),
     reducerUsLast: median(reducerLast),
     heapFirstMB: heap[0] / 2 ** 20,
@@ -168,7 +185,8 @@ export const scale: Scenario = {
   async run(ctx: BenchContext) {
     const r = new Results();
     const rounds = ctx.quick ? 10 : 50;
-    const repeats = ctx.quick ? 3 : 7;
+    // One run takes ~10 ms, so a single preempted millisecond moves a decile's mean: many runs, and their median.
+    const repeats = ctx.quick ? 15 : 101;
     const runs: [string, string, () => Promise<ScaleRun>][] = [
       [`rounds${rounds}`, `${rounds}-round disagreeing run (3 agents)`, () => scaleRun(3, ['answer'], rounds, repeats)],
       [`agents${ctx.quick ? 8 : 16}`, `${ctx.quick ? 8 : 16}-agent run (answer, revise, vote)`, () => scaleRun(ctx.quick ? 8 : 16, ['answer', 'answer', 'vote'], 10, repeats)],
@@ -186,6 +204,7 @@ export const scale: Scenario = {
       r.info(title, `${s.events} events, ${s.calls} calls, ${s.rounds} rounds (${s.reason})`);
       r.goal(`scale.${key}.event_time_ratio`, `  engine time per event, last/first decile`, s.engineUsLast / s.engineUsFirst, '<=', 1.5);
       r.info('    engine µs per event (first → last decile)', `${fmt(s.engineUsFirst, 1)} → ${fmt(s.engineUsLast, 1)}; reducer ${fmt(s.reducerUsFirst, 1)} → ${fmt(s.reducerUsLast, 1)}`);
+      r.info('    engine µs for the median event (first → last decile)', `${fmt(s.engineMedianUsFirst, 2)} → ${fmt(s.engineMedianUsLast, 2)}`);
       r.goal(`scale.${key}.heap_growth_mb`, `  heap growth, first → last decile (after GC)`, s.heapLastMB - s.heapFirstMB, '<=', 5, ' MB', { digits: 1 });
       r.info('    one agent\'s prompt, first → last request', `${fmt(s.promptFirst / 4, 0)} → ${fmt(s.promptLast / 4, 0)} tokens (chars/4)`);
       r.info('    budget estimate per call (estimatePromptTokens), first → last', `${fmt(s.estimateUsFirst, 1)} → ${fmt(s.estimateUsLast, 1)} µs`);

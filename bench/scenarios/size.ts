@@ -65,22 +65,23 @@ export const sizes: Scenario = {
     const ext = size(join(dist, 'extension.js'));
     const runtime = size(join(dist, 'runtime.js'));
     const cli = size(join(dist, 'cli.js'));
+    const cliMain = size(join(dist, 'cli-main.js'));
     const webviewDir = dirSize(join(dist, 'webview'));
     const webviewMain = size(join(dist, 'webview', 'main.js'));
     // esbuild.mjs no longer builds dist/webview.js; one lying in the repository's dist/ is stale (and .vscodeignore may ship it).
     const legacyWebview = size(join(ctx.root, 'dist', 'webview.js'));
     r.info('dist/extension.js (activation shell)', ext === null ? 'missing' : kb(ext));
     r.info('dist/runtime.js (loaded on first use)', runtime === null ? 'missing' : kb(runtime));
-    r.info('dist/cli.js', cli === null ? 'missing' : kb(cli));
+    r.info('dist/cli.js (launcher) + dist/cli-main.js', `${cli === null ? 'missing' : kb(cli)} + ${cliMain === null ? 'missing' : kb(cliMain)}`);
     r.info('dist/webview/ (main.js, main.css, codicons)', `${kb(webviewDir)} (main.js ${webviewMain === null ? 'missing' : kb(webviewMain)})`);
     if (legacyWebview !== null) r.info('repository dist/webview.js (no longer built: stale)', kb(legacyWebview));
-    r.figure('bytes', { extension: ext, runtime, cli, webviewDir, webviewMain, legacyWebview });
+    r.figure('bytes', { extension: ext, runtime, cli, cliMain, webviewDir, webviewMain, legacyWebview });
 
-    const [extParts, runtimeParts, cliParts] = await Promise.all([composition(ctx.root, 'extension.js'), composition(ctx.root, 'runtime.js'), composition(ctx.root, 'cli.js')]);
+    const [extParts, runtimeParts, cliParts] = await Promise.all([composition(ctx.root, 'extension.js'), composition(ctx.root, 'runtime.js'), composition(ctx.root, 'cli-main.js')]);
     const top = (parts: [string, number][]) => parts.slice(0, 6).map(([k, v]) => `${k} ${kb(v)}`).join(', ');
     r.info('  extension.js, largest parts', top(extParts));
     r.info('  runtime.js, largest parts', top(runtimeParts));
-    r.info('  cli.js, largest parts', top(cliParts));
+    r.info('  cli-main.js, largest parts', top(cliParts));
     r.figure('extension_parts', Object.fromEntries(extParts.slice(0, 12)));
     r.figure('runtime_parts', Object.fromEntries(runtimeParts.slice(0, 12)));
     r.figure('cli_parts', Object.fromEntries(cliParts.slice(0, 12)));

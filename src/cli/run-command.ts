@@ -7,7 +7,7 @@ import { discoverConfig } from '../core/config/discover';
 import { ConfigError, formatIssue, loadConfigFile, type ConfigWarning } from '../core/config/load';
 import type { MassGenConfig } from '../core/config/types';
 import type { EndReason } from '../core/engine/events';
-import { McpServerPool, mcpToolboxForAgent, type ApprovalHandler, type McpLogEntry } from '../core/mcp';
+import type { ApprovalHandler, McpLogEntry } from '../core/mcp';
 import { Orchestrator, type RunResult } from '../core/engine/orchestrator';
 import { applyEvent, initialRunState } from '../core/engine/run-state';
 import { createProvider } from '../core/providers/factory';
@@ -115,8 +115,10 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     }
     return false;
   };
-  const mcpPool = new McpServerPool({ log: mcpLog, processEnv: io.env });
-  const withTools = agents.map((a, i) => ({ ...a, toolbox: mcpToolboxForAgent(config.agents[i], { approve, log: mcpLog, pool: mcpPool, processEnv: io.env }) }));
+  // Loaded only for a team that uses MCP: the SDK's schemas take longer to set up than the rest of the start-up.
+  const mcp = usesMcp ? await import('../core/mcp/toolbox.js') : undefined;
+  const mcpPool = mcp && new mcp.McpServerPool({ log: mcpLog, processEnv: io.env });
+  const withTools = agents.map((a, i) => ({ ...a, toolbox: mcp?.mcpToolboxForAgent(config.agents[i], { approve, log: mcpLog, pool: mcpPool, processEnv: io.env }) }));
 
   if (cmd.automation) {
     io.stdout.write(`LOG_DIR: ${logDir}\nSTATUS: ${statusPaths[statusPaths.length - 1]}\nQUESTION: ${cmd.question}\n`);
@@ -146,7 +148,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
   } finally {
     removeInterrupt();
     // The engine closes every toolbox when the run ends; the pool is the safety net for shared servers.
-    await mcpPool.close();
+    await mcpPool?.close();
     await new Promise<void>((done) => (mcpLogFile ? mcpLogFile.end(done) : done()));
     status.flush();
     await log.close();

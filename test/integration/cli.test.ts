@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { coordinationScript as anthropicScript, startFakeAnthropic } from '../fakes/anthropic-server';
 import { coordinationScript, startFakeOpenAI, type FakeHandler, type FakeOpenAIServer } from '../fakes/openai-server';
@@ -34,6 +35,13 @@ function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; o
   });
 }
 
+/** The launcher and the CLI bundle, built as esbuild.mjs builds them (development options), into the work dir. */
+async function buildCli(): Promise<void> {
+  const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
+  const bundles = nodeBundles({ outdir: work, production: false });
+  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuild.build({ ...options, sourcemap: false, logLevel: 'error' })));
+}
+
 let configCount = 0;
 function writeConfig(yaml: string): string {
   const file = join(work, `config-${++configCount}.yaml`);
@@ -57,7 +65,7 @@ describe('massgen CLI (subprocess)', function () {
   let server: FakeOpenAIServer | undefined;
 
   before(async () => {
-    await esbuild.build({ entryPoints: ['src/cli/main.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', define: { __VERSION__: '"test"' } });
+    await buildCli();
   });
 
   afterEach(async () => {
@@ -229,6 +237,20 @@ describe('massgen CLI (subprocess)', function () {
     assert.equal(noQuestion.code, 1);
   });
 
+  it('keeps V8\'s compiled code between starts (Node 20: v8-compile-cache) and starts the same way from the cache', async function () {
+    if ('enableCompileCache' in (await import('node:module'))) this.skip(); // Node ≥ 22 uses its own cache
+    const cacheDir = mkdtempSync(join(tmpdir(), 'massgen-v8-cache-'));
+    const first = await runCli(['--version'], { env: { V8_COMPILE_CACHE_CACHE_DIR: cacheDir } });
+    const stored = readdirSync(cacheDir);
+    assert.ok(stored.some((f) => f.endsWith('BLOB')), `a code cache is written on the first start: ${stored.join(', ')}`);
+    const second = await runCli(['--version'], { env: { V8_COMPILE_CACHE_CACHE_DIR: cacheDir } });
+    const off = await runCli(['--version'], { env: { DISABLE_V8_COMPILE_CACHE: '1', V8_COMPILE_CACHE_CACHE_DIR: join(cacheDir, 'off') } });
+    assert.deepEqual([first.code, second.code, off.code], [0, 0, 0]);
+    assert.equal(second.stdout, first.stdout);
+    assert.equal(off.stdout, first.stdout);
+    assert.ok(!existsSync(join(cacheDir, 'off')), 'DISABLE_V8_COMPILE_CACHE=1 writes no cache');
+  });
+
   it('validate: 0 for a good file with a note about keys, 1 for a bad one', async () => {
     const ok = await runCli(['validate', join(process.cwd(), 'examples', 'openai-three-agents.yaml')]);
     assert.equal(ok.code, 0, ok.stderr);
@@ -336,7 +358,7 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
   let server: FakeOpenAIServer | undefined;
 
   before(async () => {
-    if (!existsSync(cli)) await esbuild.build({ entryPoints: ['src/cli/main.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', define: { __VERSION__: '"test"' } });
+    if (!existsSync(cli)) await buildCli();
   });
 
   afterEach(async () => {

@@ -55,9 +55,9 @@ export class Board {
     return this.all[this.all.length - 1];
   }
 
-  /** Answers added after `revision`. */
+  /** Answers added after `revision`. Answer k (from 0) created revision k + 1, so this is a slice, not a scan of the run. */
   since(revision: number): AnswerVersion[] {
-    return this.all.filter((a) => a.revision > revision);
+    return this.all.slice(Math.max(0, revision));
   }
 
   history(): readonly AnswerVersion[] {

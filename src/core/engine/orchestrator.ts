@@ -215,8 +215,11 @@ export class Orchestrator {
     this.runController.abort();
   }
 
+  /** Every caller passes a fresh object literal, so it is stamped in place: no copy per event (most are deltas). */
   private emit(body: RunEventBody): void {
-    const event = { ...body, seq: ++this.seq, t: Date.now() - this.started } as RunEvent;
+    const event = body as RunEvent;
+    event.seq = ++this.seq;
+    event.t = Date.now() - this.started;
     this.options.onEvent(event);
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AgentInfo, RunEvent, RunEventBody, VoteRecord } from './events';
-import { addUsage, applyEvent, currentVotes, emptyUsage, initialRunState, reduceEvents, STREAM_TAIL_CHARS, type RunState } from './run-state';
+import { addUsage, applyEvent, currentVotes, emptyUsage, findAgent, initialRunState, reduceEvents, STREAM_TAIL_CHARS, type RunState } from './run-state';
 
 const AGENTS: AgentInfo[] = [
   { id: 'a', label: 'agent1', model: 'm-a', provider: 'p', priced: false },
@@ -106,6 +106,25 @@ describe('run-state: run_started', () => {
     assert.equal(s.lastSeq, 2);
     assert.equal(s.elapsedMs, 1234);
     assert.equal(s.round, 1);
+  });
+});
+
+describe('run-state: findAgent', () => {
+  it('finds an agent by id, or undefined', () => {
+    const s = reduceEvents(events(started()));
+    assert.equal(findAgent(s, 'b'), s.agents[1]);
+    assert.equal(findAgent(s, 'zz'), undefined);
+  });
+
+  it('follows a replaced agents array (a new run, a state restored from JSON)', () => {
+    const s = reduceEvents(events(started()));
+    assert.equal(findAgent(s, 'a')?.id, 'a');
+    applyEvent(s, { seq: 1, t: 0, ...started([AGENTS[2]]) } as RunEvent);
+    assert.equal(findAgent(s, 'a'), undefined);
+    assert.equal(findAgent(s, 'c'), s.agents[0]);
+    const restored: RunState = JSON.parse(JSON.stringify(s));
+    applyEvent(restored, { seq: 2, t: 5, ...turn('c') } as RunEvent);
+    assert.equal(restored.agents[0].status, 'streaming');
   });
 });
 

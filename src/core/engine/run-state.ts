@@ -116,11 +116,24 @@ function tail(text: string): string {
   return text.length > STREAM_TAIL_CHARS ? text.slice(text.length - STREAM_TAIL_CHARS) : text;
 }
 
+/** Each `agents` array's agents by id: most events name an agent, and a scan of a large team per delta adds up. */
+const agentIndex = new WeakMap<AgentState[], Map<string, AgentState>>();
+
+/** The agent with this id. The index is keyed by the array itself, so a state whose `agents` is replaced gets a new one. */
+export function findAgent(state: RunState, id: string): AgentState | undefined {
+  let index = agentIndex.get(state.agents);
+  if (!index) {
+    index = new Map(state.agents.map((a) => [a.id, a]));
+    agentIndex.set(state.agents, index);
+  }
+  return index.get(id);
+}
+
 /** Applies one event to the state in place (views fold thousands of deltas; copying per delta would be waste). */
 export function applyEvent(state: RunState, event: RunEvent): void {
   state.lastSeq = event.seq;
   state.elapsedMs = event.t;
-  const agent = 'agentId' in event ? state.agents.find((a) => a.id === event.agentId) : undefined;
+  const agent = 'agentId' in event ? findAgent(state, event.agentId) : undefined;
   if (agent) agent.lastActivity = event.t;
   switch (event.type) {
     case 'run_started':
@@ -193,7 +206,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       break;
     case 'vote_cast': {
       state.votes.push({ ...event.vote, t: event.t, stale: false });
-      const voter = state.agents.find((a) => a.id === event.vote.voterId);
+      const voter = findAgent(state, event.vote.voterId);
       if (voter) {
         voter.status = 'voted';
         voter.currentVote = event.vote;
@@ -202,12 +215,16 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       break;
     }
     case 'vote_invalidated': {
-      const vote = [...state.votes].reverse().find((v) => v.voterId === event.voterId && !v.stale);
-      if (vote) {
-        vote.stale = true;
-        vote.staleReason = event.reason;
+      // The voter's live vote is its latest one: search from the end, without copying the run's whole vote list.
+      for (let i = state.votes.length - 1; i >= 0; i--) {
+        const vote = state.votes[i];
+        if (vote.voterId === event.voterId && !vote.stale) {
+          vote.stale = true;
+          vote.staleReason = event.reason;
+          break;
+        }
       }
-      const voter = state.agents.find((a) => a.id === event.voterId);
+      const voter = findAgent(state, event.voterId);
       if (voter) {
         voter.currentVote = null;
         if (voter.status === 'voted') voter.status = 'restarting';

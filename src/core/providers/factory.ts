@@ -1,9 +1,10 @@
 // Builds the provider for a configured backend. `vscode-lm` agents exist only inside VS Code, where the host
 // passes its own factory for them; everywhere else they are a clear configuration error.
+// Each SDK is required when a backend first needs it: loading one costs start-up time (the Anthropic SDK brings
+// OpenTelemetry along), and a run rarely uses both.
+/* eslint-disable @typescript-eslint/no-require-imports */
 
 import type { AgentConfig } from '../config/types';
-import { AnthropicProvider } from './anthropic';
-import { OpenAICompatibleProvider } from './openai-compatible';
 import type { ModelProvider } from './types';
 
 export type ExtraProviderFactory = (agent: AgentConfig) => ModelProvider | undefined;
@@ -12,7 +13,7 @@ export function createProvider(agent: AgentConfig, extra?: ExtraProviderFactory)
   const b = agent.backend;
   switch (b.family) {
     case 'openai-compatible':
-      return new OpenAICompatibleProvider({
+      return new (require('./openai-compatible') as typeof import('./openai-compatible')).OpenAICompatibleProvider({
         model: b.model,
         baseUrl: b.baseUrl,
         apiKey: b.apiKey,
@@ -21,7 +22,7 @@ export function createProvider(agent: AgentConfig, extra?: ExtraProviderFactory)
         topP: b.topP,
       });
     case 'anthropic':
-      return new AnthropicProvider({ model: b.model, baseUrl: b.baseUrl, apiKey: b.apiKey, temperature: b.temperature, maxTokens: b.maxTokens });
+      return new (require('./anthropic') as typeof import('./anthropic')).AnthropicProvider({ model: b.model, baseUrl: b.baseUrl, apiKey: b.apiKey, temperature: b.temperature, maxTokens: b.maxTokens });
     case 'vscode-lm': {
       const provider = extra?.(agent);
       if (provider) return provider;
