@@ -1,7 +1,8 @@
 // The vote viewer page: a projection of the host's RunState. It takes one snapshot, then applies numbered deltas
 // with the engine's own reducer (asking for a snapshot when it finds a gap), and repaints at most once per frame,
 // only the parts the events touched: the header, the columns of the agents concerned, and (on structural events:
-// answers, votes, failures, the winner) the critiques, tally, timeline and result.
+// answers, votes, failures, the winner) the critiques, tally, timeline and result. A frame repaints a few columns at
+// most; the others follow on the next frames, each from the latest state.
 
 import { parseHostMessage, type HistoryEntry, type HostMessageOf, type Setup, type ShownRun } from '../src/protocol/messages';
 import type { RunEvent, RunView } from '../src/protocol/state';
@@ -36,6 +37,15 @@ const STRUCTURAL = new Set<RunEvent['type']>([
 
 /** Streamed text repaints at most this often (structural changes at once). */
 const STREAM_FRAME_MS = 100;
+
+/**
+ * Agent columns repainted in one frame at most, and the script time after which a frame starts no further column.
+ * Each streaming column costs script, style, layout and paint in the same task: eight at once took 20-45 ms here,
+ * past 50 ms (a long task, a janky page) as soon as another process competes for the CPU. The rest follow on the
+ * next frames.
+ */
+export const COLUMNS_PER_FRAME = 3;
+const FRAME_BUDGET_MS = 8;
 
 function agentOf(event: RunEvent): string | null {
   if ('agentId' in event) return event.agentId;
@@ -75,6 +85,7 @@ export class App {
   private fallbackTimer: ReturnType<typeof setTimeout> | undefined;
   private throttle: ReturnType<typeof setTimeout> | undefined;
   private lastRender = 0;
+  /** Columns to repaint, oldest first (a repainted column that changes again goes to the back: round robin). */
   private readonly dirtyAgents = new Set<string>();
   private dirtyAll = false;
   private dirtyStructure = false;
@@ -225,6 +236,10 @@ export class App {
       }, wait);
       return;
     }
+    this.requestFrame();
+  }
+
+  private requestFrame(): void {
     this.frame = requestAnimationFrame(() => this.render());
     // rAF does not run in a hidden document; do not let updates pile up there.
     this.fallbackTimer = setTimeout(() => this.render(), 250);
@@ -249,8 +264,8 @@ export class App {
     const { state, extras } = view;
     const clock = this.clock();
     page.header.update(this.shown, state, clock, this.history, this.follow);
-    page.agents.update(state, extras.agents, clock, this.dirtyAll || this.dirtyStructure ? 'all' : this.dirtyAgents);
     if (this.dirtyStructure || this.dirtyAll) {
+      for (const a of state.agents) this.dirtyAgents.add(a.id);
       page.agents.updateStructure(state);
       page.tally.update(state);
       page.timeline.update(state, extras);
@@ -265,9 +280,16 @@ export class App {
       page.tallyBadge.hidden = votes === 0;
       this.renderRuns();
     }
-    this.dirtyAgents.clear();
     this.dirtyAll = false;
     this.dirtyStructure = false;
+    let columns = 0;
+    for (const id of this.dirtyAgents) {
+      if (columns === COLUMNS_PER_FRAME || (columns > 0 && performance.now() - started > FRAME_BUDGET_MS)) break;
+      page.agents.update(state, extras.agents, clock, [id]);
+      this.dirtyAgents.delete(id);
+      columns++;
+    }
+    if (this.dirtyAgents.size) this.requestFrame();
     this.stats.maxRenderMs = Math.max(this.stats.maxRenderMs, performance.now() - started);
   }
 

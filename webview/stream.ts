@@ -1,7 +1,9 @@
 // The live stream tail of one agent, rendered as markdown incrementally: completed blocks (up to a blank line
 // outside fenced code) are rendered once and kept as DOM; only the growing last block is re-rendered. The DOM keeps
 // about as much text as the RunState's stream tail; a runaway block (a huge code fence or an endless line) is
-// shown by its end.
+// shown by its end. Completed blocks are grouped in pages of about PAGE_CHARS: the stream shows its last lines only,
+// and a page scrolled out of view costs no layout or paint on a streaming frame (CSS content-visibility); the
+// oldest text is dropped a page at a time.
 
 import { STREAM_TAIL_CHARS } from '../src/protocol/state';
 import { renderMarkdown } from './markdown';
@@ -10,6 +12,7 @@ import { renderMarkdown } from './markdown';
 export const STREAM_DOM_CHARS = STREAM_TAIL_CHARS + 1000;
 const PARTIAL_MAX = 6000;
 const PARTIAL_KEEP = 4000;
+const PAGE_CHARS = 1000;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
@@ -70,7 +73,8 @@ export class StreamView {
   private readonly tailEl: HTMLElement;
   private partial = '';
   private renderedPartial = '';
-  private readonly blockChars: number[] = [];
+  /** Characters of each page of completed blocks, oldest first (one per child of blocksEl). */
+  private readonly pageChars: number[] = [];
   private total = 0;
   private dirty = false;
   private clipped = false;
@@ -93,7 +97,7 @@ export class StreamView {
   reset(text = ''): void {
     this.blocksEl.replaceChildren();
     this.tailEl.replaceChildren();
-    this.blockChars.length = 0;
+    this.pageChars.length = 0;
     this.total = 0;
     this.partial = text;
     this.renderedPartial = '';
@@ -114,11 +118,17 @@ export class StreamView {
     this.dirty = false;
     const { blocks, rest } = splitBlocks(this.partial);
     for (const b of blocks) {
+      let page = this.blocksEl.lastElementChild;
+      if (!page || this.pageChars[this.pageChars.length - 1] >= PAGE_CHARS) {
+        page = this.blocksEl.appendChild(document.createElement('div'));
+        page.className = 'stream-page';
+        this.pageChars.push(0);
+      }
       const div = document.createElement('div');
       div.className = 'stream-block';
       div.append(renderMarkdown(b));
-      this.blocksEl.append(div);
-      this.blockChars.push(b.length);
+      page.append(div);
+      this.pageChars[this.pageChars.length - 1] += b.length;
       this.total += b.length;
     }
     this.partial = rest;
@@ -130,9 +140,9 @@ export class StreamView {
       this.partial = fence && fence.index < cut ? `${fence.line}\n${kept}` : kept;
       this.clipped = true;
     }
-    while (this.total > STREAM_DOM_CHARS && this.blockChars.length > 0) {
+    while (this.total > STREAM_DOM_CHARS && this.pageChars.length > 0) {
       this.blocksEl.firstElementChild?.remove();
-      this.total -= this.blockChars.shift()!;
+      this.total -= this.pageChars.shift()!;
       this.clipped = true;
     }
     if (this.partial !== this.renderedPartial) {

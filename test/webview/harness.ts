@@ -227,10 +227,19 @@ export class ViewerPage {
   }
 
   /** Waits until the host's messages so far have been delivered and the page has rendered them (streamed text is
-   * repainted at most every 100 ms). */
+   * repainted at most every 100 ms, a few columns per frame: until a frame goes by without a render). */
   async settle(): Promise<void> {
     await this.queue;
-    await this.page.evaluate(() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 120)));
+    await this.page.evaluate(async () => {
+      const stats = (window as unknown as { massgenViewer: { stats: { renders: number } } }).massgenViewer.stats;
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      await new Promise((r) => setTimeout(r, 120));
+      for (let seen = -1; seen !== stats.renders; ) {
+        seen = stats.renders;
+        await frame();
+      }
+      await frame();
+    });
     await this.queue;
   }
 

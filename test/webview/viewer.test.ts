@@ -4,9 +4,10 @@
 
 import assert from 'node:assert/strict';
 import type { Browser, Locator } from 'playwright-core';
-import type { RunEvent } from '../../src/core/engine/events';
+import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
 import { RunHistory } from '../../src/host/viewer/history';
+import { COLUMNS_PER_FRAME } from '../../webview/app';
 import { createHarness, describeInChromium, launchChromium, MemoryFs, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
 import { bigRun, fullRun, hostileRun, midRun, tieRun } from './scenarios';
 import type { ThemeName } from './themes';
@@ -219,6 +220,42 @@ describeInChromium('vote viewer in Chromium', function () {
     const saved = await page.evaluate(() => (window as unknown as { __savedState: { collapsed: string[] } }).__savedState);
     assert.deepEqual(saved.collapsed, [agentId]);
     await p.screenshot('live-view-collapsed-dark');
+    await assertClean(p);
+  });
+
+  it('a burst to every column is repainted a few columns per frame, and ends exactly as a full render does', async () => {
+    const h = await harness();
+    const agents = Array.from({ length: 8 }, (_, i) => ({ id: `agent-${i + 1}`, label: `agent${i + 1}`, model: 'm', provider: 'p', priced: true }));
+    let seq = 0;
+    const ev = (body: RunEventBody): RunEvent => ({ ...body, seq: ++seq, t: seq }) as RunEvent;
+    const run = h.source.start('run-burst', 'Burst', [
+      ev({ type: 'run_started', runId: 'run-burst', question: 'Burst', agents, startedAt: '2026-01-02T03:04:05.000Z', finalAnswerMode: 'as_is' }),
+      ev({ type: 'round_started', round: 1, agentIds: agents.map((a) => a.id) }),
+      ...agents.map((a) => ev({ type: 'turn_started', agentId: a.id, round: 1, boardRevision: 0, voteOnly: false })),
+    ]);
+    const p = await open(h, { theme: 'dark', surface: 'panel', width: 1600 });
+    // The number of columns each rendering callback changed (mutations are delivered after each callback).
+    await p.page.evaluate(() => {
+      const w = window as unknown as { __touched: number[] };
+      w.__touched = [];
+      new MutationObserver((records) => {
+        const columns = new Set(records.map((r) => (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('.agent')));
+        w.__touched.push(columns.size);
+      }).observe(document.querySelector('.columns')!, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    // Three bursts to every column: the page renders each in steps; a second page renders the end from a snapshot.
+    for (let burst = 1; burst <= 3; burst++) {
+      for (const a of agents) run.emit(ev({ type: 'text_delta', agentId: a.id, text: `## ${a.id}, part ${burst}\n\nSome **markdown** and \`code\`.\n\n${'word '.repeat(150)}\n\n- one\n- two\n\ntail ${burst} of ${a.id}` }));
+      await p.settle();
+    }
+    const ends = await p.page.evaluate(() => Array.from(document.querySelectorAll('.agent .output .stream'), (e) => e.textContent ?? ''));
+    assert.deepEqual(ends.map((t) => /tail 3 of (\S+)$/.exec(t.trimEnd())?.[1]), agents.map((a) => a.id), 'every column shows its latest text');
+    const touched = await p.page.evaluate(() => (window as unknown as { __touched: number[] }).__touched);
+    assert.ok(touched.length >= 3 * Math.ceil(8 / COLUMNS_PER_FRAME), `repainted in ${touched.length} steps`);
+    assert.ok(Math.max(...touched) <= COLUMNS_PER_FRAME, `columns changed per frame: ${touched.join(', ')}`);
+    const columnsHtml = (q: ViewerPage) => q.page.evaluate(() => Array.from(document.querySelectorAll('.agent'), (e) => `${e.querySelector('.agent-usage')!.outerHTML}${e.querySelector('.output')!.outerHTML}`));
+    const fresh = await open(h, { theme: 'dark', surface: 'panel', width: 1600 });
+    assert.deepEqual(await columnsHtml(p), await columnsHtml(fresh), 'the same DOM as a full render of the final state');
     await assertClean(p);
   });
 

@@ -345,11 +345,10 @@ export class AgentsView {
     }
   }
 
-  update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: Iterable<string> | 'all'): void {
+  update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: readonly string[] | 'all'): void {
     const running = state.phase !== 'done';
     for (const a of state.agents) {
-      if (ids !== 'all' && !(ids as Set<string>).has(a.id)) continue;
-      this.columns.get(a.id)?.update(a, extras[a.id], clock, running);
+      if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running);
     }
   }
 
