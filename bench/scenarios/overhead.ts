@@ -2,6 +2,9 @@
 // from the fake OpenAI server (its own process), through the real OpenAI-compatible provider (the openai SDK), with
 // the CLI's event consumers attached (run-state reducer, JSON log line). A run is one answer round and one vote
 // round. Bound = the busiest agent's summed stream time as the fake itself timed it; engine time = run() start to end.
+// Also a team whose agents all write the same answer (a fake that ignores the prompt does that): the copies are
+// rejected as duplicates and their authors vote in the same turn, while agent1, whose answer stood, still needs a
+// vote turn of its own — which must not wait for the others' votes.
 
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_ORCHESTRATOR } from '../../src/core/config/types';
@@ -45,13 +48,14 @@ export interface OverheadRun {
   calls: number;
 }
 
-async function runOnce(fake: FakeProcess, n: number, tokens: number): Promise<OverheadRun> {
+async function runOnce(fake: FakeProcess, n: number, tokens: number, sameAnswer = false): Promise<OverheadRun> {
   const models = Array.from({ length: n }, (_, i) => `m${i + 1}`);
   const answerChars = 160;
   const textChars = tokens * 4 - answerChars;
   const reply = { text: filler(textChars), chunkSize: CHUNK_CHARS, delayMsPerChunk: (1000 * CHUNK_CHARS) / 4 / TOKENS_PER_SECOND, ttftMs: TTFT_MS };
   fake.reset();
-  fake.configure(Object.fromEntries(models.map((m, i) => [m, { answer: `Answer ${i + 1}: ${filler(answerChars - 12)}`, voteFor: 'agent1', reply }])));
+  const answer = (i: number) => (sameAnswer ? `Answer: ${filler(answerChars - 8)}` : `Answer ${i + 1}: ${filler(answerChars - 12)}`);
+  fake.configure(Object.fromEntries(models.map((m, i) => [m, { answer: answer(i), voteFor: 'agent1', reply }])));
   const state = initialRunState();
   let consumersMs = 0;
   let events = 0;
@@ -114,6 +118,11 @@ export const overhead: Scenario = {
         );
         r.figure(`n${n}`, run);
       }
+      const same = await runOnce(fake, 4, tokens, true);
+      ctx.log(`overhead N=4, same answer: engine ${same.engineMs.toFixed(0)} ms, bound ${same.boundMs.toFixed(0)} ms`);
+      r.goal('overhead.same_answer.n4.ratio', 'N=4, every agent writes the same answer: engine time / bound', same.ratio, '<=', 1.05, '', { digits: 3 });
+      r.info('  where the extra time goes', `engine ${fmt(same.engineMs, 0)} ms − bound ${fmt(same.boundMs, 0)} ms = ${fmt(same.engineMs - same.boundMs, 1)} ms over ${same.calls} calls`);
+      r.figure('same_answer_n4', same);
       r.note(`${tokens} tokens per call at ${TOKENS_PER_SECOND} tokens/s in ${CHUNK_CHARS}-char chunks, TTFT ${TTFT_MS} ms; two calls per agent (answer, vote).`);
     } finally {
       await fake.close();

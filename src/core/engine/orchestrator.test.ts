@@ -652,3 +652,131 @@ describe('orchestrator: toolbox lifecycle', () => {
     assert.deepEqual(log, ['start', 'close']);
   });
 });
+
+describe('orchestrator: starting the next round early', () => {
+  /** Answers `content` after `answerMs`; once answers are visible (its own, or after a refused duplicate) votes for agent1 after `voteMs`. */
+  const answerThenVoteSlowly = (content: string, answerMs: number, voteMs: number): Script => (req) =>
+    boardHasAnswers(req) ? reply.vote('agent1', 'same answer', { delayMs: voteMs }) : reply.answer(content, { delayMs: answerMs });
+  const turnStart = (team: ReturnType<typeof runTeam>, agentId: string, round: number) => team.of('turn_started').find((e) => e.agentId === agentId && e.round === round)!;
+  const voteOf = (team: ReturnType<typeof runTeam>, voterId: string) => team.of('vote_cast').find((e) => e.vote.voterId === voterId)!;
+  const sameAnswerTeam = () =>
+    ['a', 'b', 'c', 'd'].map((id) => member(id, answerThenVoteSlowly('THE SAME ANSWER', id === 'a' ? 30 : 40, 100)));
+
+  it('starts an idle agent\'s vote while the other turns, refused as duplicates, are still voting', async () => {
+    const team = runTeam(sameAnswerTeam());
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.deepEqual(team.of('winner_selected')[0].votes, { a: 4 });
+    // the same 8 calls as with the barrier: 4 answers, 3 votes after the refusals, a's vote
+    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 8);
+    assert.deepEqual(team.of('correction').map((e) => `${e.agentId}: ${e.message}`).sort(), ['b', 'c', 'd'].map((id) => `${id}: duplicate of agent1`));
+    assert.deepEqual(team.of('round_started').map((e) => [e.round, e.agentIds]), [[1, ['a', 'b', 'c', 'd']], [2, ['a']]]);
+    // a's round-2 turn started after the last refusal and before any of the round-1 turns ended with its vote
+    const early = turnStart(team, 'a', 2);
+    assert.ok(early.seq > team.of('correction').at(-1)!.seq, 'a\'s vote turn started after the refusals');
+    for (const id of ['b', 'c', 'd']) assert.ok(early.seq < voteOf(team, id).seq, `a's vote turn started before ${id}'s turn ended`);
+    const state = reduceEvents(team.events);
+    assert.equal(state.round, 2);
+    assert.deepEqual(state.agents.map((a) => a.round), [2, 1, 1, 1]);
+  });
+
+  // a answers first; b's identical answer is refused (b then votes); c has not settled in each of these ways.
+  const unsettled: [string, Script, boolean][] = [
+    ['still streaming its first answer', (_req, i) => (i === 0 ? reply.answer('C answer', { delayMs: 150 }) : reply.vote('agent1')), false],
+    ['running a tool', (_req, i) => (i === 0 ? { toolCalls: [{ name: 'lookup', arguments: {} }] } : i === 1 ? reply.answer('C answer') : reply.vote('agent1')), true],
+    ['only told to make a call', (_req, i) => (i === 0 ? { text: 'let me think', delayMs: 40 } : i === 1 ? reply.answer('C answer', { delayMs: 110 }) : reply.vote('agent1')), false],
+  ];
+  for (const [what, script, withTool] of unsettled) {
+    it(`keeps the barrier while a turn is ${what}`, async () => {
+      const toolbox = {
+        tools: [{ name: 'lookup', description: 'look up', parameters: { type: 'object', properties: {} } }],
+        execute: async () => {
+          await new Promise((r) => setTimeout(r, 150));
+          return { ok: true, content: 'facts' };
+        },
+      };
+      const team = runTeam([
+        member('a', answerThenVoteSlowly('SAME', 20, 0)),
+        member('b', answerThenVoteSlowly('SAME', 30, 60)),
+        { id: 'c', script, toolbox: withTool ? toolbox : undefined },
+      ]);
+      const result = await team.result;
+      assert.equal(result.reason, 'consensus');
+      assert.ok(team.of('correction').some((e) => e.agentId === 'b' && e.message === 'duplicate of agent1'), 'b\'s answer was refused as a duplicate');
+      const second = team.of('round_started')[1];
+      const cAnswered = team.of('answer_added').find((e) => e.agentId === 'c')!;
+      assert.ok(second.seq > cAnswered.seq, 'round 2 waited for c\'s turn to end');
+      assert.deepEqual(second.agentIds, ['a', 'b', 'c']);
+    });
+  }
+
+  it('counts a vote refused only for its form as settled', async () => {
+    const a = seq(reply.answer('A1', { delayMs: 10 }), reply.answer('A2', { delayMs: 10 }), reply.vote('agent1'));
+    const b = seq(reply.answer('B1', { delayMs: 10 }), reply.vote('agent7', 'no such agent', { delayMs: 30 }), reply.vote('agent1', 'A2', { delayMs: 100 }));
+    const team = runTeam([member('a', a), member('b', b)]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.deepEqual(team.of('round_started').map((e) => [e.round, e.agentIds]), [[1, ['a', 'b']], [2, ['a', 'b']], [3, ['a']]]);
+    assert.ok(turnStart(team, 'a', 3).seq < voteOf(team, 'b').seq, 'a\'s round 3 started while b was still voting');
+  });
+
+  it('counts a vote-only turn (answer cap reached) as settled', async () => {
+    // round 2: a's second answer caps it; b's vote misses it. Round 3: a (vote-only) votes slowly, b answers again.
+    const a = seq(reply.answer('A1', { delayMs: 10 }), reply.answer('A2', { delayMs: 10 }), reply.vote('agent1', 'A2', { delayMs: 300 }), reply.vote('agent1'));
+    const b = seq(reply.answer('B1', { delayMs: 50 }), reply.vote('agent1', 'A1', { delayMs: 300 }), reply.answer('B2', { delayMs: 10 }), reply.vote('agent1'));
+    const team = runTeam([member('a', a), member('b', b)], { orchestrator: { maxNewAnswersPerAgent: 2 } });
+    const result = await team.result;
+    assert.equal(result.reason, 'answer_cap', 'both capped, both voting for agent1.2');
+    assert.deepEqual(team.of('winner_selected')[0].votes, { a: 2 });
+    assert.deepEqual(team.of('round_started').map((e) => [e.round, e.agentIds]), [[1, ['a', 'b']], [2, ['a', 'b']], [3, ['a', 'b']], [4, ['b']], [5, ['a']]]);
+    assert.equal(turnStart(team, 'a', 3).voteOnly, true);
+    const aRound3Vote = team.of('vote_cast').filter((e) => e.vote.voterId === 'a')[0];
+    assert.ok(turnStart(team, 'b', 4).seq < aRound3Vote.seq, 'b\'s round 4 started while a\'s vote-only turn was running');
+  });
+
+  it('asks the early voter again when a settled turn adds an answer after all', async () => {
+    const b: Script = (_req, i) => (i === 0 ? reply.answer('SAME', { delayMs: 30 }) : i === 1 ? reply.answer('B, different after all', { delayMs: 100 }) : reply.vote('agent1'));
+    const team = runTeam([member('a', answerThenVoteSlowly('SAME', 20, 0)), member('b', b)]);
+    const result = await team.result;
+    assert.deepEqual(team.of('round_started').map((e) => [e.round, e.agentIds]), [[1, ['a', 'b']], [2, ['a']], [3, ['a', 'b']]]);
+    const bAnswer = team.of('answer_added').find((e) => e.agentId === 'b')!;
+    assert.ok(voteOf(team, 'a').seq < bAnswer.seq, 'a voted early, before b\'s late answer');
+    const invalidated = team.of('vote_invalidated');
+    assert.deepEqual(invalidated.map((e) => [e.voterId, e.targetLabel, e.reason]), [['a', 'agent1.1', 'new answer agent2.1']]);
+    assert.match(requestText(team.requests('a')[2]), /B, different after all/);
+    assert.equal(result.reason, 'consensus');
+    assert.deepEqual(team.of('winner_selected')[0].votes, { a: 2 });
+    assert.equal(reduceEvents(team.events).votes.find((v) => v.voterId === 'a')!.stale, true);
+  });
+
+  it('cancel during an early round aborts the late turns too and closes every toolbox once', async () => {
+    const log: string[] = [];
+    const toolbox = (id: string) => ({
+      tools: [],
+      start: async () => void log.push(`start ${id}`),
+      execute: async () => ({ ok: true, content: '' }),
+      close: async () => void log.push(`close ${id}`),
+    });
+    // a's early vote turn cancels the run while b's round-1 turn is still voting
+    const a: Script = (req) => {
+      if (!boardHasAnswers(req)) return reply.answer('SAME', { delayMs: 20 });
+      setTimeout(() => team.orchestrator.cancel(), 20);
+      return reply.vote('agent1', 'x', { delayMs: 5000 });
+    };
+    const team = runTeam([
+      { id: 'a', script: a, toolbox: toolbox('a') },
+      { id: 'b', script: answerThenVoteSlowly('SAME', 30, 5000), toolbox: toolbox('b') },
+    ]);
+    const result = await team.result;
+    assert.equal(result.reason, 'cancelled');
+    assert.equal(result.finalAnswer, 'SAME');
+    assert.deepEqual(team.of('round_started').map((e) => e.round), [1, 2]);
+    assert.equal(team.requests('a').length, 2);
+    assert.equal(team.requests('b').length, 2);
+    for (const id of ['a', 'b']) assert.ok(team.providers[id].signals[1].aborted, `${id}'s vote call was aborted`);
+    assert.equal(team.of('vote_cast').length, 0);
+    assert.equal(team.events.at(-1)!.type, 'run_ended', 'every turn ended before the run did');
+    assert.deepEqual(log.sort(), ['close a', 'close b', 'start a', 'start b']);
+  });
+});

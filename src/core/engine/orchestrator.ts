@@ -1,9 +1,12 @@
 // The coordination engine. Agents work in rounds: every live agent without a current vote takes a turn, all in
 // parallel; a round ends when its turns have ended. Waiting for the round (rather than re-asking an agent the
 // moment it finishes) means a vote is not requested while answers that would make it stale are still being
-// written, which is where upstream spends most of its wasted calls. Each agent keeps one conversation for the
-// whole run: new answers reach it as an update at its next boundary (its next turn, or the result of a tool call
-// inside a turn), so it never loses its context.
+// written, which is where upstream spends most of its wasted calls. The one exception: once every turn still
+// running is settled (it can no longer be expected to add an answer, see `AgentRuntime.settled`), the agents due
+// start the next round at once rather than idle while those turns cast their votes; should one of them answer
+// after all, the votes it makes stale are asked again as usual. Each agent keeps one conversation for the whole
+// run: new answers reach it as an update at its next boundary (its next turn, or the result of a tool call inside
+// a turn), so it never loses its context.
 
 import { setMaxListeners } from 'node:events';
 import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
@@ -12,7 +15,7 @@ import { BudgetGuard, BudgetStop } from './budget';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { Board, toBoardEntry, type AnswerVersion } from './board';
-import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, TEXT_TOOL_PROTOCOL, VOTE } from './coordination-tools';
+import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, TEXT_TOOL_PROTOCOL, VOTE, type ResponseVerdict } from './coordination-tools';
 import type { AgentInfo, EndReason, RunEvent, RunEventBody, VoteRecord } from './events';
 import {
   buildCoordinationSystemPrompt,
@@ -103,6 +106,12 @@ interface AgentRuntime {
   textOnly: boolean;
   /** The toolbox's start, run once before the first turn. */
   toolsReady?: Promise<void>;
+  /**
+   * Its running turn can no longer be expected to add an answer, so the next round need not wait for it: the turn
+   * is vote-only (answer cap), or its latest response was refused in a way that leaves a vote as the move left
+   * (see `Orchestrator.leavesAVote`). False between turns and while a retried turn waits.
+   */
+  settled: boolean;
 }
 
 /** Servers such as Ollama answer 400 "<model> does not support tools" when a model has no tool calling. */
@@ -124,6 +133,8 @@ export class Orchestrator {
   private readonly retry: RetryPolicy;
   private readonly runController = new AbortController();
   private stopCause: StopCause | null = null;
+  /** Wakes `coordinate` when a running turn becomes settled (turn ends wake it through their promises). */
+  private wakeCoordinator: () => void = () => undefined;
   private readonly started = Date.now();
   private readonly promptTime: Date;
   private seq = 0;
@@ -150,6 +161,7 @@ export class Orchestrator {
       consecutiveFailures: 0,
       turnController: null,
       textOnly: false,
+      settled: false,
     }));
     this.board = new Board(this.agents.map((a) => ({ id: a.spec.id, label: a.label })));
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -238,16 +250,34 @@ export class Orchestrator {
 
   private async coordinate(): Promise<EndReason> {
     const maxRounds = this.options.orchestrator.maxRounds;
-    for (let round = 1; ; round++) {
-      if (this.stopCause) return this.stopCause;
-      if (this.budget.reached) return 'budget';
-      const live = this.live();
-      if (live.length === 0) return 'all_failed';
-      const due = live.filter((a) => !this.hasCurrentVote(a));
-      if (due.length === 0) return live.every((a) => this.capReached(a)) ? 'answer_cap' : 'consensus';
-      if (round > maxRounds) return 'max_rounds';
-      this.emit({ type: 'round_started', round, agentIds: due.map((a) => a.spec.id) });
-      await Promise.all(due.map((a) => this.runTurnWithRetries(a, round)));
+    const running = new Map<AgentRuntime, Promise<void>>();
+    let round = 0;
+    try {
+      for (;;) {
+        // Armed before looking, so a turn that settles from here on is not missed.
+        const settledOne = new Promise<void>((resolve) => (this.wakeCoordinator = resolve));
+        const live = this.live();
+        const due = live.filter((a) => !this.hasCurrentVote(a) && !running.has(a));
+        // The run ends only between rounds, as it always did: every turn has ended.
+        if (running.size === 0) {
+          if (this.stopCause) return this.stopCause;
+          if (this.budget.reached) return 'budget';
+          if (live.length === 0) return 'all_failed';
+          if (due.length === 0) return live.every((a) => this.capReached(a)) ? 'answer_cap' : 'consensus';
+          if (round >= maxRounds) return 'max_rounds';
+        }
+        // With no turn running this is the usual next round; with only settled ones it starts early.
+        const start = due.length > 0 && round < maxRounds && !this.stopCause && !this.budget.reached && [...running.keys()].every((a) => a.settled);
+        if (start) {
+          round++;
+          this.emit({ type: 'round_started', round, agentIds: due.map((a) => a.spec.id) });
+          for (const a of due) running.set(a, this.runTurnWithRetries(a, round).finally(() => running.delete(a)));
+        }
+        await Promise.race([settledOne, ...running.values()]);
+      }
+    } finally {
+      // Only an exception leaves with turns running (returns happen when none is): still never leave one behind.
+      await Promise.allSettled(running.values());
     }
   }
 
@@ -318,6 +348,7 @@ export class Orchestrator {
       clearTimeout(timer);
       this.runController.signal.removeEventListener('abort', onRunAbort);
       agent.turnController = null;
+      agent.settled = false;
     }
   }
 
@@ -343,6 +374,7 @@ export class Orchestrator {
     await this.startTools(agent);
     this.deliverBoard(agent, 'next_turn');
     this.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.seenRevision, voteOnly: this.capReached(agent) });
+    this.setSettled(agent, this.capReached(agent));
     let invalidAttempts = 0;
     for (let step = 0; step < MAX_TOOL_STEPS_PER_TURN; step++) {
       if (step > 0) this.deliverBoard(agent, 'tool_result');
@@ -397,6 +429,7 @@ export class Orchestrator {
           this.acceptVote(agent, verdict.call, verdict.targetLabel, verdict.reason, textual);
           return;
         case 'tools':
+          this.setSettled(agent, voteOnly);
           for (const call of verdict.calls) {
             const result = await toolbox!.execute(call, signal);
             this.toolResult(agent, call, result.ok, result.content, textual);
@@ -417,10 +450,28 @@ export class Orchestrator {
           if (invalidAttempts >= MAX_ENFORCEMENT_ATTEMPTS) {
             throw new TurnError(`no valid ${VOTE} or ${NEW_ANSWER} call after ${MAX_ENFORCEMENT_ATTEMPTS} attempts (last: ${message})`, true);
           }
+          this.setSettled(agent, voteOnly || (verdict.kind === 'invalid' && this.leavesAVote(verdict, seenLabels.length > 0)));
         }
       }
     }
     throw new TurnError(`more than ${MAX_TOOL_STEPS_PER_TURN} tool steps in one turn`, true);
+  }
+
+  /**
+   * A refusal after which the model is all but certain to vote in the same turn: its `new_answer` repeats or is too
+   * close to an answer on the board (it is told to vote for that one instead), or its `vote` had only a fixable flaw
+   * (unknown label, bad JSON, two votes) while there are answers to vote for. Anything else (a reply without a call,
+   * other tools, an empty or malformed answer) may well still end in an answer, so it keeps the round waiting.
+   * The summaries are `validateResponse`'s, pinned by its tests.
+   */
+  private leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, canVote: boolean): boolean {
+    if (/^(duplicate of|too similar to) /.test(verdict.summary)) return true;
+    return canVote && verdict.results.every((r) => r.call.name === VOTE);
+  }
+
+  private setSettled(agent: AgentRuntime, settled: boolean): void {
+    if (settled && !agent.settled) this.wakeCoordinator();
+    agent.settled = settled;
   }
 
   private toolResult(agent: AgentRuntime, call: ToolCall, ok: boolean, content: string, textual = false): void {
