@@ -3,7 +3,7 @@
 // the CLI's event consumers attached (run-state reducer, JSON log line). A run is one answer round and one vote
 // round. Bound = the busiest agent's summed stream time as the fake itself timed it; engine time = run() start to end.
 // Also a team whose agents all write the same answer (a fake that ignores the prompt does that): the copies are
-// rejected as duplicates and their authors vote in the same turn, while agent1, whose answer stood, still needs a
+// rejected as duplicates and their authors vote in the same turn, while the agent whose answer stood still needs a
 // vote turn of its own — which must not wait for the others' votes.
 
 import { performance } from 'node:perf_hooks';
@@ -55,7 +55,10 @@ async function runOnce(fake: FakeProcess, n: number, tokens: number, sameAnswer 
   const reply = { text: filler(textChars), chunkSize: CHUNK_CHARS, delayMsPerChunk: (1000 * CHUNK_CHARS) / 4 / TOKENS_PER_SECOND, ttftMs: TTFT_MS };
   fake.reset();
   const answer = (i: number) => (sameAnswer ? `Answer: ${filler(answerChars - 8)}` : `Answer ${i + 1}: ${filler(answerChars - 12)}`);
-  fake.configure(Object.fromEntries(models.map((m, i) => [m, { answer: answer(i), voteFor: 'agent1', reply }])));
+  // In the same-answer team agent1 starts last, so its copy is the one refused, and the votes for "agent1" (the
+  // fake's habit) must still count (for the answer agent1's matched).
+  const replyOf = (i: number) => (sameAnswer && i === 0 ? { ...reply, ttftMs: TTFT_MS + 100 } : reply);
+  fake.configure(Object.fromEntries(models.map((m, i) => [m, { answer: answer(i), voteFor: 'agent1', reply: replyOf(i) }])));
   const state = initialRunState();
   let consumersMs = 0;
   let events = 0;

@@ -324,6 +324,13 @@ describe('coordination tools: answers', () => {
     assert.equal(v.summary, 'duplicate of agent2');
   });
 
+  it('a refused duplicate or near copy names the answer it matched (sameAs)', () => {
+    assert.equal(expectInvalid(validateResponse([answer('Paris is the capital of France')], ctx())).sameAs, 'agent2');
+    const near = validateResponse([answer('Paris is the capital city of France')], ctx({ novelty: 'balanced', currentAnswers: [{ label: 'agent2', content: 'Paris is the capital of France' }] }));
+    assert.equal(expectInvalid(near).sameAs, 'agent2');
+    assert.equal(expectInvalid(validateResponse([answer('')], ctx())).sameAs, undefined);
+  });
+
   it('an exact duplicate is refused even under lenient novelty', () => {
     const c = answer('Paris is the capital of France');
     assert.equal(validateResponse([c], ctx({ novelty: 'lenient' })).kind, 'invalid');
@@ -387,4 +394,24 @@ describe('coordination tools: every call of an invalid response gets exactly one
       assert.ok(v.summary.length > 0);
     });
   }
+});
+
+describe('validateResponse: a vote for a label whose answer was refused as the same as another', () => {
+  const aliases = new Map([['agent3', 'agent2']]);
+
+  it('counts for the answer it matched, and says so', () => {
+    const c = vote('agent3', 'mine');
+    const v = validateResponse([c], ctx({ sameAs: aliases }));
+    assert.deepEqual(v, { kind: 'vote', call: c, targetLabel: 'agent2', reason: 'mine', note: "agent3 has no answer of its own (its answer was the same as agent2's), so your vote counts for agent2." });
+  });
+
+  it('is refused as before when the label has no such match, or the matched answer is not one the voter saw', () => {
+    assert.equal(expectInvalid(validateResponse([vote('agent3')], ctx())).summary, 'invalid agent_id agent3');
+    assert.equal(expectInvalid(validateResponse([vote('agent3')], ctx({ sameAs: aliases, labelsWithAnswers: ['agent1'] }))).summary, 'invalid agent_id agent3');
+  });
+
+  it('a label with an answer of its own is voted for as it is', () => {
+    const c = vote('agent1');
+    assert.deepEqual(validateResponse([c], ctx({ sameAs: new Map([['agent1', 'agent2']]) })), { kind: 'vote', call: c, targetLabel: 'agent1', reason: '' });
+  });
 });

@@ -53,15 +53,22 @@ export interface ValidationContext {
   novelty: Sensitivity;
   /** Names of other tools the agent has (MCP, file tools); calls to them are executed, not validated here. */
   otherTools: ReadonlySet<string>;
+  /**
+   * Labels without an answer of their own whose latest `new_answer` was refused as the same as another label's
+   * answer: a vote naming one of them is a vote for that answer (models and scripts that vote "agent1" by habit
+   * would otherwise fail every attempt when agent1's identical answer lost the race to be first).
+   */
+  sameAs?: ReadonlyMap<string, string>;
 }
 
 export type ResponseVerdict =
   | { kind: 'answer'; call: ToolCall; content: string }
-  | { kind: 'vote'; call: ToolCall; targetLabel: string; reason: string }
+  | { kind: 'vote'; call: ToolCall; targetLabel: string; reason: string; note?: string }
   /** Calls to non-coordination tools, to be executed before the model continues. */
   | { kind: 'tools'; calls: ToolCall[] }
-  /** Something is wrong: answer every call with its result and ask again. */
-  | { kind: 'invalid'; results: { call: ToolCall; content: string }[]; summary: string }
+  /** Something is wrong: answer every call with its result and ask again. `sameAs`: the answer was refused as the
+   * same as (or too close to) this label's. */
+  | { kind: 'invalid'; results: { call: ToolCall; content: string }[]; summary: string; sameAs?: string }
   /** No tool call at all: send the enforcement message. */
   | { kind: 'none' };
 
@@ -88,8 +95,8 @@ export function normaliseLabel(value: unknown): string | undefined {
   return m ? `agent${Number(m[1])}` : undefined;
 }
 
-function invalid(calls: ToolCall[], perCall: (call: ToolCall) => string, summary: string): ResponseVerdict {
-  return { kind: 'invalid', results: calls.map((call) => ({ call, content: perCall(call) })), summary };
+function invalid(calls: ToolCall[], perCall: (call: ToolCall) => string, summary: string, sameAs?: string): ResponseVerdict {
+  return { kind: 'invalid', results: calls.map((call) => ({ call, content: perCall(call) })), summary, ...(sameAs ? { sameAs } : {}) };
 }
 
 export function validateResponse(toolCalls: ToolCall[], ctx: ValidationContext): ResponseVerdict {
@@ -146,12 +153,17 @@ function validateVote(call: ToolCall, args: Record<string, unknown>, ctx: Valida
     return invalid([call], () => 'Cannot vote when no answers exist. Use new_answer tool.', 'vote before any answer');
   }
   const label = normaliseLabel(args.agent_id);
+  const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
+  const alias = label === undefined ? undefined : ctx.sameAs?.get(label);
+  if (label && alias && !ctx.labelsWithAnswers.includes(label) && ctx.labelsWithAnswers.includes(alias)) {
+    const note = `${label} has no answer of its own (its answer was the same as ${alias}'s), so your vote counts for ${alias}.`;
+    return { kind: 'vote', call, targetLabel: alias, reason, note };
+  }
   if (!label || !ctx.labelsWithAnswers.includes(label)) {
     const shown = typeof args.agent_id === 'string' ? args.agent_id : JSON.stringify(args.agent_id ?? null);
     const msg = `Invalid agent_id '${shown}'. Valid agents: ${ctx.labelsWithAnswers.join(', ')}`;
     return invalid([call], () => msg, `invalid agent_id ${shown}`);
   }
-  const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
   return { kind: 'vote', call, targetLabel: label, reason };
 }
 
@@ -167,7 +179,7 @@ function validateAnswer(call: ToolCall, args: Record<string, unknown>, ctx: Vali
   const duplicate = ctx.currentAnswers.find((a) => a.content.trim() === content);
   if (duplicate) {
     const msg = `Answer already provided by ${duplicate.label}. Provide different answer or vote for existing one.`;
-    return invalid([call], () => msg, `duplicate of ${duplicate.label}`);
+    return invalid([call], () => msg, `duplicate of ${duplicate.label}`, duplicate.label);
   }
   const similar = findTooSimilar(content, ctx.currentAnswers, ctx.novelty);
   if (similar) {
@@ -176,7 +188,7 @@ function validateAnswer(call: ToolCall, args: Record<string, unknown>, ctx: Vali
     const msg =
       `Your answer overlaps ${pct}% with ${similar.label}'s answer (more than ${limit}% is not allowed). ` +
       'Provide a meaningfully different answer, or vote for the existing one.';
-    return invalid([call], () => msg, `too similar to ${similar.label} (${pct}%)`);
+    return invalid([call], () => msg, `too similar to ${similar.label} (${pct}%)`, similar.label);
   }
   return { kind: 'answer', call, content };
 }

@@ -681,6 +681,19 @@ describe('orchestrator: starting the next round early', () => {
     assert.deepEqual(state.agents.map((a) => a.round), [2, 1, 1, 1]);
   });
 
+  it('agents that vote "agent1" out of habit win through when agent1\'s identical answer was not the first', async () => {
+    // b answers first; a, c, d write the same text later, are refused, and vote for agent1 — which has no answer.
+    const team = runTeam(['a', 'b', 'c', 'd'].map((id) => member(id, answerThenVoteSlowly('THE SAME ANSWER', id === 'b' ? 20 : 40, 30))));
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerLabel, 'agent2.1');
+    assert.deepEqual(team.of('winner_selected')[0].votes, { b: 4 });
+    assert.equal(team.of('turn_failed').length, 0, 'no agent failed');
+    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 8);
+    const told = team.of('tool_result').find((e) => e.agentId === 'a' && e.name === 'vote')!;
+    assert.equal(told.summary, "Your vote was recorded. agent1 has no answer of its own (its answer was the same as agent2's), so your vote counts for agent2.");
+  });
+
   // a answers first; b's identical answer is refused (b then votes); c has not settled in each of these ways.
   const unsettled: [string, Script, boolean][] = [
     ['still streaming its first answer', (_req, i) => (i === 0 ? reply.answer('C answer', { delayMs: 150 }) : reply.vote('agent1')), false],

@@ -130,6 +130,8 @@ type StopCause = 'cancelled' | 'timeout';
 export class Orchestrator {
   private readonly agents: AgentRuntime[];
   private readonly board: Board;
+  /** Labels whose latest answer was refused as the same as another label's (see ValidationContext.sameAs). */
+  private readonly sameAs = new Map<string, string>();
   private readonly retry: RetryPolicy;
   private readonly runController = new AbortController();
   private stopCause: StopCause | null = null;
@@ -420,13 +422,14 @@ export class Orchestrator {
         maxNewAnswers: this.options.orchestrator.maxNewAnswersPerAgent,
         novelty: this.options.orchestrator.answerNoveltyRequirement,
         otherTools: new Set((toolbox?.tools ?? []).map((t) => t.name)),
+        sameAs: this.sameAs,
       });
       switch (verdict.kind) {
         case 'answer':
           this.acceptAnswer(agent, verdict.call, verdict.content, textual);
           return;
         case 'vote':
-          this.acceptVote(agent, verdict.call, verdict.targetLabel, verdict.reason, textual);
+          this.acceptVote(agent, verdict.call, verdict.targetLabel, verdict.reason, textual, verdict.note);
           return;
         case 'tools':
           this.setSettled(agent, voteOnly);
@@ -443,6 +446,7 @@ export class Orchestrator {
           if (verdict.kind === 'none' && invalidAttempts >= 2) message = `${message} ${TEXT_TOOL_PROTOCOL}`;
           this.emit({ type: 'correction', agentId: agent.spec.id, attempt: invalidAttempts, message });
           if (verdict.kind === 'invalid') {
+            if (verdict.sameAs) this.sameAs.set(agent.label, verdict.sameAs);
             for (const r of verdict.results) this.toolResult(agent, r.call, false, r.content, textual);
           } else {
             agent.messages.push({ role: 'user', content: message });
@@ -462,10 +466,9 @@ export class Orchestrator {
    * close to an answer on the board (it is told to vote for that one instead), or its `vote` had only a fixable flaw
    * (unknown label, bad JSON, two votes) while there are answers to vote for. Anything else (a reply without a call,
    * other tools, an empty or malformed answer) may well still end in an answer, so it keeps the round waiting.
-   * The summaries are `validateResponse`'s, pinned by its tests.
    */
   private leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, canVote: boolean): boolean {
-    if (/^(duplicate of|too similar to) /.test(verdict.summary)) return true;
+    if (verdict.sameAs) return true;
     return canVote && verdict.results.every((r) => r.call.name === VOTE);
   }
 
@@ -524,6 +527,7 @@ export class Orchestrator {
   private acceptAnswer(agent: AgentRuntime, call: ToolCall, content: string, textual: boolean): void {
     const sawEverything = agent.seenRevision === this.board.revision;
     const answer = this.board.add(agent.spec.id, content);
+    this.sameAs.delete(agent.label);
     agent.answerCount++;
     // `seen` is left alone: the agent is shown its own answer on the board next turn, under its anonymous label,
     // which is the only way it learns which label to vote for.
@@ -545,7 +549,7 @@ export class Orchestrator {
     }
   }
 
-  private acceptVote(agent: AgentRuntime, call: ToolCall, targetAgentLabel: string, reason: string, textual: boolean): void {
+  private acceptVote(agent: AgentRuntime, call: ToolCall, targetAgentLabel: string, reason: string, textual: boolean, note?: string): void {
     const target = this.agents.find((a) => a.label === targetAgentLabel)!;
     const version = agent.seen.get(target.spec.id)!;
     const vote: VoteRecord = {
@@ -560,7 +564,7 @@ export class Orchestrator {
     const missed = this.board.since(agent.seenRevision);
     if (missed.length === 0) {
       agent.vote = vote;
-      this.toolResult(agent, call, true, 'Your vote was recorded.', textual);
+      this.toolResult(agent, call, true, note ? `Your vote was recorded. ${note}` : 'Your vote was recorded.', textual);
       return;
     }
     agent.vote = null;
