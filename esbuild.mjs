@@ -1,8 +1,9 @@
-// Bundles the entry points: the extension's activation shell (cjs, `vscode` external, tiny: VS Code counts loading it
-// as activation time), the extension's runtime (everything else the extension runs, loaded by the shell on first
-// use), the CLI (a launcher with the shebang that turns on V8's code cache, and the CLI bundle it loads) and the vote-viewer webview (browser iife, plus its CSS and the codicon font, in
-// dist/webview/). `--production` minifies and drops source maps. The bench (bench/lib/build.ts) imports `buildAll`
-// for its own production build, so both build the same way.
+// Bundles the entry points: the extension's activation shell (cjs, `vscode` external, tiny: VS Code counts loading
+// it as activation time), the extension's runtime (everything else the extension runs, loaded by the shell on first
+// use), the CLI (a launcher with the shebang that turns on V8's code cache, and the CLI bundle it loads) and the
+// vote-viewer webview (browser iife, plus its CSS and the codicon font, in dist/webview/). `--production` minifies
+// and drops source maps. The bench (bench/lib/build.ts) imports `buildAll` for its own production build, so both
+// build the same way.
 import * as esbuild from 'esbuild';
 import { chmodSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -6,13 +6,10 @@
 import * as Module from 'node:module';
 
 const builtIn = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
-if (process.env.DISABLE_V8_COMPILE_CACHE) {
-  // The user asked for no cache.
-} else if (builtIn) {
-  builtIn();
-} else {
+if (!process.env.DISABLE_V8_COMPILE_CACHE) {
+  if (builtIn) builtIn();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('v8-compile-cache');
+  else require('v8-compile-cache');
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 require('./cli-main.js');

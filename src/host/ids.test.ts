@@ -12,9 +12,9 @@ describe('ids: the activation shell registers what package.json contributes', ()
   });
 
   it('the chat participant, the view and the panel activation event', () => {
-    assert.ok((manifest.contributes.chatParticipants as { id: string }[]).some((p) => p.id === PARTICIPANT_ID));
+    assert.ok((manifest.contributes.chatParticipants as { id: string }[]).some((p) => p.id === PARTICIPANT_ID), `${PARTICIPANT_ID} is contributed`);
     const views = Object.values(manifest.contributes.views as Record<string, { id: string }[]>).flat();
-    assert.ok(views.some((v) => v.id === VIEW_ID));
-    assert.ok((manifest.activationEvents as string[]).includes(`onWebviewPanel:${PANEL_VIEW_TYPE}`));
+    assert.ok(views.some((v) => v.id === VIEW_ID), `${VIEW_ID} is contributed`);
+    assert.ok((manifest.activationEvents as string[]).includes(`onWebviewPanel:${PANEL_VIEW_TYPE}`), 'the panel restores after a reload');
   });
 });
