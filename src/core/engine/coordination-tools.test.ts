@@ -331,6 +331,18 @@ describe('coordination tools: answers', () => {
     assert.equal(expectInvalid(validateResponse([answer('')], ctx())).sameAs, undefined);
   });
 
+  it('an exact duplicate of an answer the agent was shown is a vote for it', () => {
+    const c = answer('Paris is the capital of France');
+    const shown = [{ label: 'agent2', content: 'Paris is the capital of France', seen: true }];
+    assert.deepEqual(validateResponse([c], ctx({ currentAnswers: shown })), {
+      kind: 'vote',
+      call: c,
+      targetLabel: 'agent2',
+      reason: 'the same answer as agent2',
+      note: "Your answer is the same as agent2's, so it was recorded as your vote for agent2.",
+    });
+  });
+
   it('an exact duplicate is refused even under lenient novelty', () => {
     const c = answer('Paris is the capital of France');
     assert.equal(validateResponse([c], ctx({ novelty: 'lenient' })).kind, 'invalid');

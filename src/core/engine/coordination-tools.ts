@@ -45,8 +45,8 @@ export interface ValidationContext {
   labelsWithAnswers: string[];
   /** Every label in the run (agent1..agentN). */
   allLabels: string[];
-  /** The latest answer of each agent, by label, for the duplicate and novelty checks. */
-  currentAnswers: { label: string; content: string }[];
+  /** The latest answer of each agent, by label, for the duplicate and novelty checks; `seen`: shown to this agent. */
+  currentAnswers: { label: string; content: string; seen?: boolean }[];
   /** The agent's answer cap is reached; `new_answer` is refused. */
   capReached: boolean;
   maxNewAnswers: number | null;
@@ -177,6 +177,12 @@ function validateAnswer(call: ToolCall, args: Record<string, unknown>, ctx: Vali
     return invalid([call], () => 'The new_answer content is empty. Provide your complete answer in `content`, or vote for an existing answer.', 'empty answer');
   }
   const duplicate = ctx.currentAnswers.find((a) => a.content.trim() === content);
+  // Sending back, word for word, an answer it has been shown (its own included) is endorsing it: a vote. Models that
+  // cannot let go of `new_answer` (small local ones, scripted fakes) would otherwise be refused until they fail.
+  if (duplicate?.seen) {
+    const note = `Your answer is the same as ${duplicate.label}'s, so it was recorded as your vote for ${duplicate.label}.`;
+    return { kind: 'vote', call, targetLabel: duplicate.label, reason: `the same answer as ${duplicate.label}`, note };
+  }
   if (duplicate) {
     const msg = `Answer already provided by ${duplicate.label}. Provide different answer or vote for existing one.`;
     return invalid([call], () => msg, `duplicate of ${duplicate.label}`, duplicate.label);

@@ -309,14 +309,36 @@ describe('orchestrator: validation and enforcement', () => {
     assert.match(tool!.content, /\{"content": "\.\.\."\}/);
   });
 
-  it('refuses an exact duplicate of a current answer, naming its anonymous label', async () => {
+  it('refuses an exact duplicate of an answer the agent has not been shown, naming its anonymous label', async () => {
     const team = runTeam([
       member('a', answerThenVote('same text', 'agent1')),
-      member('b', (_req, i) => (i === 0 ? reply.answer('first b', { delayMs: 20 }) : i === 1 ? reply.answer('same text') : reply.vote('agent1'))),
+      member('b', (_req, i) => (i === 0 ? reply.answer('same text', { delayMs: 20 }) : reply.vote('agent1'))),
     ]);
     await team.result;
-    const tool = team.requests('b')[2].messages.filter((m) => m.role === 'tool').pop();
+    const tool = team.requests('b')[1].messages.filter((m) => m.role === 'tool').pop();
     assert.equal(tool?.content, 'Answer already provided by agent1. Provide different answer or vote for existing one.');
+  });
+
+  it('counts an answer sent back word for word after being shown it as a vote for it', async () => {
+    const team = runTeam([
+      member('a', answerThenVote('same text', 'agent1')),
+      member('b', (_req, i) => (i === 0 ? reply.answer('first b', { delayMs: 20 }) : reply.answer('same text'))),
+    ]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.deepEqual(team.of('vote_cast').find((e) => e.vote.voterId === 'b')?.vote.targetLabel, 'agent1.1');
+    assert.equal(team.of('correction').length, 0);
+    const told = team.of('tool_result').filter((e) => e.agentId === 'b' && e.name === 'new_answer').pop();
+    assert.equal(told?.summary, "Your vote was recorded. Your answer is the same as agent1's, so it was recorded as your vote for agent1.");
+  });
+
+  it('a team of models that only ever call new_answer with the same text still reaches consensus in 2N calls', async () => {
+    const team = runTeam(['a', 'b', 'c'].map((id, i) => member(id, () => reply.answer('THE ANSWER', { delayMs: 10 + 5 * i }))));
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.equal(team.of('turn_failed').length, 0, 'no agent failed');
+    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 6);
   });
 
   it('refuses answers too similar under balanced novelty (Jaccard > 0.70)', async () => {

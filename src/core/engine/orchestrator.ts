@@ -417,7 +417,7 @@ export class Orchestrator {
       const verdict = validateResponse(calls, {
         labelsWithAnswers: seenLabels,
         allLabels: this.agents.map((a) => a.label),
-        currentAnswers: this.board.current().map((a) => ({ label: a.agentLabel, content: a.content })),
+        currentAnswers: this.board.current().map((a) => ({ label: a.agentLabel, content: a.content, seen: agent.seen.get(a.agentId) === a.version })),
         capReached: voteOnly,
         maxNewAnswers: this.options.orchestrator.maxNewAnswersPerAgent,
         novelty: this.options.orchestrator.answerNoveltyRequirement,
