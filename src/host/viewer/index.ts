@@ -69,21 +69,13 @@ export interface VoteViewer extends vscode.WebviewViewProvider, vscode.WebviewPa
   openPanel(args?: { runId?: string; preserveFocus?: boolean }): void;
 }
 
-/**
- * The vote viewer: the webview view, the editor panel and its serializer, the two commands' bodies.
- * `log`: the extension's log channel; without it a "MassGen Vote Viewer" channel is created on the first message.
- */
-export function createVoteViewer(context: vscode.ExtensionContext, runs: RunManager, log?: Log): VoteViewer {
-  let ownLog: vscode.LogOutputChannel | undefined;
-  const logger: Log = log ?? {
-    info: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).info(m),
-    warn: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).warn(m),
-    error: (m) => (ownLog ??= vscode.window.createOutputChannel('MassGen Vote Viewer', { log: true })).error(m),
-  };
+/** The vote viewer: the webview view, the editor panel and its serializer, the two commands' bodies. `log`: the
+ * extension's log channel. */
+export function createVoteViewer(context: vscode.ExtensionContext, runs: RunManager, log: Log): VoteViewer {
   const bundleRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
   const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
   const storage = vscode.Uri.joinPath(context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-workspace'), 'vote-viewer');
-  const history = new RunHistory(new WorkspaceFsHistory(storage), logger);
+  const history = new RunHistory(new WorkspaceFsHistory(storage), log);
 
   let panel: vscode.WebviewPanel | undefined;
   let panelConnection: ViewerConnection | undefined;
@@ -98,7 +90,7 @@ export function createVoteViewer(context: vscode.ExtensionContext, runs: RunMana
     openExternal: (url) => vscode.env.openExternal(vscode.Uri.parse(url, true)),
     openPanel: (runId) => openPanel({ runId: runId ?? undefined }),
     setup: readSetup,
-    log: logger,
+    log,
   });
   const configListener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('massgen.agents') || e.affectsConfiguration('massgen.configFile')) hub.setupChanged();
@@ -201,7 +193,6 @@ export function createVoteViewer(context: vscode.ExtensionContext, runs: RunMana
       hub.dispose();
       configListener.dispose();
       panel?.dispose();
-      ownLog?.dispose();
     },
   };
 }
