@@ -8,7 +8,8 @@ import { ConfigError, formatIssue, loadConfigFile, type ConfigWarning } from '..
 import type { MassGenConfig } from '../core/config/types';
 import type { EndReason } from '../core/engine/events';
 import type { ApprovalHandler, McpLogEntry } from '../core/mcp';
-import { Orchestrator, type RunResult } from '../core/engine/orchestrator';
+import { Orchestrator } from '../core/engine/orchestrator';
+import type { RunResult } from '../core/engine/ports';
 import { applyEvent, initialRunState } from '../core/engine/run-state';
 import { createProvider } from '../core/providers/factory';
 import { newLogDir, RunLog } from '../core/status/run-log';

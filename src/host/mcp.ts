@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import type { AgentConfig } from '../core/config/types';
-import type { AgentToolbox } from '../core/engine/orchestrator';
+import type { AgentToolbox } from '../core/engine/ports';
 import { combineToolboxes, createMcpToolbox, mcpToolboxForAgent, McpServerPool, parseMcpSettings, type ApprovalHandler, type McpLogger, type McpSettings } from '../core/mcp';
 
 /** The `massgen.mcp.*` settings, validated; problems are thrown as one message naming the setting. */

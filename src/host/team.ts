@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import type { AgentConfig } from '../core/config/types';
-import type { EngineAgent } from '../core/engine/orchestrator';
+import type { EngineAgent } from '../core/engine/ports';
 import { createProvider } from '../core/providers/factory';
 import { backendPricing } from '../core/usage/cost';
 import { noChatModelsMessage, parseLmModelSpec, pickLmTeam, selectLmModels, VsCodeLmProvider } from './lm-provider';

@@ -9,14 +9,14 @@
 // a turn), so it never loses its context.
 
 import { setMaxListeners } from 'node:events';
-import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
 import { costUsd } from '../usage/cost';
 import { BudgetGuard, BudgetStop } from './budget';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec } from '../providers/types';
+import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { Board, toBoardEntry, type AnswerVersion } from './board';
 import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, TEXT_TOOL_PROTOCOL, VOTE, type ResponseVerdict } from './coordination-tools';
 import type { AgentInfo, EndReason, RunEvent, RunEventBody, VoteRecord } from './events';
+import type { EngineAgent, RunOptions, RunResult } from './ports';
 import {
   buildCoordinationSystemPrompt,
   buildInitialUserMessage,
@@ -35,56 +35,6 @@ export const MAX_ENFORCEMENT_ATTEMPTS = 3;
 const REVISED_NOTE = 'Some answers were revised since your last turn; the CURRENT ANSWERS above are the latest versions. Any vote you cast before was not counted.';
 /** Tool round-trips allowed inside one turn before it counts as a failed turn (runaway tool loops). */
 export const MAX_TOOL_STEPS_PER_TURN = 25;
-
-/** Non-coordination tools an agent may use inside a turn (file tools, MCP). */
-export interface AgentToolbox {
-  /** The tools offered to the model; read after `start` has settled. */
-  tools: ToolSpec[];
-  /**
-   * Called once, before the agent's first turn (connect servers, list their tools). A failure is reported as an
-   * event and the agent goes on with whatever tools are available: a broken tool server never fails the run.
-   */
-  start?(signal: AbortSignal): Promise<void>;
-  execute(call: ToolCall, signal: AbortSignal): Promise<{ ok: boolean; content: string }>;
-  /** Called once when the run ends, however it ends (consensus, limits, cancel, errors). */
-  close?(): Promise<void>;
-}
-
-export interface EngineAgent {
-  id: string;
-  provider: ModelProvider;
-  systemMessage?: string;
-  temperature?: number;
-  maxTokens?: number;
-  toolbox?: AgentToolbox;
-  /** Prices for cost and the cost budget; null or absent = unknown (counted in tokens and calls only). */
-  pricing?: Pricing | null;
-}
-
-export interface RunOptions {
-  task: string;
-  agents: EngineAgent[];
-  orchestrator: OrchestratorConfig;
-  timeouts: TimeoutConfig;
-  retry?: Partial<RetryPolicy>;
-  onEvent: (event: RunEvent) => void;
-  /** External cancel (Ctrl-C, the Cancel button, a chat cancellation). */
-  signal?: AbortSignal;
-  runId?: string;
-  /** Clock for the prompt's CURRENT TIME; fixed for the run so the prompt prefix stays cacheable. */
-  now?: () => Date;
-  random?: () => number;
-}
-
-export interface RunResult {
-  reason: EndReason;
-  winnerId: string | null;
-  winnerLabel: string | null;
-  finalAnswer: string | null;
-  /** Set when the run ended without any usable answer, or every agent failed. */
-  error?: string;
-  durationMs: number;
-}
 
 interface AgentRuntime {
   spec: EngineAgent;

@@ -5,7 +5,8 @@ import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type Pricing, type Timeo
 import { ScriptedProvider, type Script } from '../providers/scripted';
 import type { ModelRequest } from '../providers/types';
 import type { EventOf, RunEvent, RunEventType } from './events';
-import { Orchestrator, type AgentToolbox, type RunResult } from './orchestrator';
+import { Orchestrator } from './orchestrator';
+import type { AgentToolbox, RunResult } from './ports';
 import type { RetryPolicy } from './retry';
 
 export interface TeamMember {

@@ -2,7 +2,7 @@
 // name clash), calls routed to the toolbox that offers the name, start and close fanned out. A start failure in one
 // toolbox does not stop the others; the failures are joined into one error, as the engine reports it.
 
-import type { AgentToolbox } from '../engine/orchestrator';
+import type { AgentToolbox } from '../engine/ports';
 import type { ToolCall, ToolSpec } from '../providers/types';
 
 export interface CombinedToolbox extends AgentToolbox {

@@ -5,7 +5,7 @@
 // size limit. `close()` ends every server process, whatever happened before. `execute` never throws.
 
 import type { AgentConfig, BackendConfig, McpServerConfig, PlanningModeConfig } from '../config/types';
-import type { AgentToolbox } from '../engine/orchestrator';
+import type { AgentToolbox } from '../engine/ports';
 import type { ToolCall, ToolSpec } from '../providers/types';
 import { sleep } from '../util/sleep';
 import { DEFAULT_BREAKER, type CircuitBreakerOptions } from './circuit-breaker';

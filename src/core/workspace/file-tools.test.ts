@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentToolbox } from '../engine/orchestrator';
+import type { AgentToolbox } from '../engine/ports';
 import { createFileToolbox, EDIT_FILE, LIST_DIRECTORY, READ_FILE, WRITE_FILE } from './file-tools';
 import { createScratch, type Scratch } from './scratch';
 

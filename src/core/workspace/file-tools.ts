@@ -8,7 +8,7 @@ import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AgentToolbox } from '../engine/orchestrator';
+import type { AgentToolbox } from '../engine/ports';
 import type { ToolCall, ToolSpec } from '../providers/types';
 import { checkPathSyntax, isNoAccessName, isWriteProtectedName, resolveInRoot } from './path-guard';
 import { PEERS_PREFIX, type Scratch } from './scratch';

@@ -1,0 +1,57 @@
+// The engine's ports: what a front end hands the engine (agents, their toolboxes, options) and what it gets back.
+// Tool adapters (mcp/, workspace/) implement `AgentToolbox` from here, so they depend on the port, not the engine.
+
+import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
+import type { ModelProvider, ToolCall, ToolSpec } from '../providers/types';
+import type { EndReason, RunEvent } from './events';
+import type { RetryPolicy } from './retry';
+
+/** Non-coordination tools an agent may use inside a turn (file tools, MCP). */
+export interface AgentToolbox {
+  /** The tools offered to the model; read after `start` has settled. */
+  tools: ToolSpec[];
+  /**
+   * Called once, before the agent's first turn (connect servers, list their tools). A failure is reported as an
+   * event and the agent goes on with whatever tools are available: a broken tool server never fails the run.
+   */
+  start?(signal: AbortSignal): Promise<void>;
+  execute(call: ToolCall, signal: AbortSignal): Promise<{ ok: boolean; content: string }>;
+  /** Called once when the run ends, however it ends (consensus, limits, cancel, errors). */
+  close?(): Promise<void>;
+}
+
+export interface EngineAgent {
+  id: string;
+  provider: ModelProvider;
+  systemMessage?: string;
+  temperature?: number;
+  maxTokens?: number;
+  toolbox?: AgentToolbox;
+  /** Prices for cost and the cost budget; null or absent = unknown (counted in tokens and calls only). */
+  pricing?: Pricing | null;
+}
+
+export interface RunOptions {
+  task: string;
+  agents: EngineAgent[];
+  orchestrator: OrchestratorConfig;
+  timeouts: TimeoutConfig;
+  retry?: Partial<RetryPolicy>;
+  onEvent: (event: RunEvent) => void;
+  /** External cancel (Ctrl-C, the Cancel button, a chat cancellation). */
+  signal?: AbortSignal;
+  runId?: string;
+  /** Clock for the prompt's CURRENT TIME; fixed for the run so the prompt prefix stays cacheable. */
+  now?: () => Date;
+  random?: () => number;
+}
+
+export interface RunResult {
+  reason: EndReason;
+  winnerId: string | null;
+  winnerLabel: string | null;
+  finalAnswer: string | null;
+  /** Set when the run ended without any usable answer, or every agent failed. */
+  error?: string;
+  durationMs: number;
+}
