@@ -35,6 +35,25 @@ export interface VoteRecord {
   seenRevision: number;
 }
 
+/** One file an answer changed, against the state the run started from. */
+export interface ChangedFile {
+  /** POSIX path relative to the workspace folder. */
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+  /** Lines added and removed; null for binary files. */
+  added: number | null;
+  removed: number | null;
+}
+
+/** The change an answer carries in a workspace run (its snapshot of the agent's copy). */
+export interface AnswerChange {
+  /** Content id of the resulting tree: two answers with the same id made the same change. */
+  id: string;
+  files: ChangedFile[];
+  /** Bytes the snapshot added to the object store (∝ the change, not the repository). */
+  bytesWritten: number;
+}
+
 interface Base {
   /** Sequence number, from 1, gap-free within a run. */
   seq: number;
