@@ -13,14 +13,12 @@ export interface Badge {
   title: string;
 }
 
-const TIMED_OUT = /timed out|timeout/i;
-
 /** The badge for an agent; `nowMs` is the run clock (ms since the run started), for the retry countdown. */
 export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, nowMs: number): Badge {
   const error = agent.error ?? '';
   if (agent.status === 'failed') {
-    if (/cancelled by the user/i.test(error)) return { kind: 'cancelled', text: 'cancelled', icon: 'circle-slash', title: 'Cancelled by you' };
-    if (TIMED_OUT.test(error)) return { kind: 'timedout', text: 'timed out', icon: 'watch', title: error };
+    if (agent.failureCause === 'cancelled') return { kind: 'cancelled', text: 'cancelled', icon: 'circle-slash', title: 'Cancelled by you' };
+    if (agent.failureCause === 'timeout') return { kind: 'timedout', text: 'timed out', icon: 'watch', title: error };
     return { kind: 'failed', text: 'failed', icon: 'error', title: error || 'Failed' };
   }
   if (agent.retry) {
@@ -41,7 +39,7 @@ export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, n
       return { kind: 'voted', text: 'voted', icon: 'check-all', title: agent.currentVote ? `Voted for ${agent.currentVote.targetLabel}` : 'Voted' };
     case 'restarting': {
       const why = extras?.lastFailure ?? '';
-      if (TIMED_OUT.test(why)) return { kind: 'timedout', text: 'timed out, restarting', icon: 'watch', title: why };
+      if (extras?.lastFailureCause === 'timeout') return { kind: 'timedout', text: 'timed out, restarting', icon: 'watch', title: why };
       return { kind: 'restarting', text: 'restarting', icon: 'debug-restart', title: why || 'Its vote no longer counts: new answers arrived' };
     }
     case 'completed':

@@ -3,7 +3,7 @@
 // answer cap. Ours runs the real engine with scripted providers; upstream's policy runs in bench/lib/upstream-sim.ts.
 
 import { reply } from '../../src/core/providers/scripted';
-import { runTeam } from '../../src/core/engine/test-team';
+import { runTeam } from '../../test/helpers/test-team';
 import { BEHAVIOURS, durationMs, viewOfRequest, type BehaviourName } from '../lib/behaviours';
 import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
 import { loglogSlope, mean } from '../lib/stats';

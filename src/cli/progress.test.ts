@@ -84,16 +84,16 @@ describe('cli progress: describeEvent', () => {
   });
 
   it('turn_failed prints only when no retry follows', () => {
-    assert.equal(line({ type: 'turn_failed', agentId: 'alpha', error: 'x', willRetry: true }), undefined);
-    assert.equal(line({ type: 'turn_failed', agentId: 'alpha', error: 'bad key', willRetry: false }), '[  1.5s] agent1 (alpha) turn failed: bad key');
+    assert.equal(line({ type: 'turn_failed', agentId: 'alpha', cause: 'provider', error: 'x', willRetry: true }), undefined);
+    assert.equal(line({ type: 'turn_failed', agentId: 'alpha', cause: 'provider', error: 'bad key', willRetry: false }), '[  1.5s] agent1 (alpha) turn failed: bad key');
   });
 
   it('agent_failed prints FAILED with the error', () => {
-    assert.equal(line({ type: 'agent_failed', agentId: 'beta', error: '401 unauthorized' }), '[  1.5s] agent2 (beta) FAILED: 401 unauthorized');
+    assert.equal(line({ type: 'agent_failed', agentId: 'beta', cause: 'provider', error: '401 unauthorized' }), '[  1.5s] agent2 (beta) FAILED: 401 unauthorized');
   });
 
   it('an unknown agent id is shown as is', () => {
-    assert.equal(line({ type: 'agent_failed', agentId: 'ghost', error: 'e' }), '[  1.5s] ghost FAILED: e');
+    assert.equal(line({ type: 'agent_failed', agentId: 'ghost', cause: 'provider', error: 'e' }), '[  1.5s] ghost FAILED: e');
   });
 
   it('winner_selected with current votes: counts, no notes', () => {
@@ -214,7 +214,7 @@ describe('cli progress: footerLines', () => {
     );
     assert.match(lineOf(state, 'alpha'), /alpha\s+answered agent1\.1$/);
     assert.match(lineOf(state, 'beta'), /beta\s+voted for agent1\.1$/);
-    applyEvent(state, ev({ type: 'agent_failed', agentId: 'beta', error: 'quota\nexceeded' }));
+    applyEvent(state, ev({ type: 'agent_failed', agentId: 'beta', cause: 'provider', error: 'quota\nexceeded' }));
     assert.match(lineOf(state, 'beta'), /beta\s+failed: quota exceeded$/);
   });
 
@@ -233,7 +233,7 @@ describe('cli progress: footerLines', () => {
   for (const width of [21, 40, 60, 80]) {
     it(`every line fits a width of ${width} columns`, () => {
       const long = 'x'.repeat(300);
-      const state = stateAfter(turn('alpha'), body('alpha', long), { type: 'agent_failed', agentId: 'beta', error: long });
+      const state = stateAfter(turn('alpha'), body('alpha', long), { type: 'agent_failed', agentId: 'beta', cause: 'provider', error: long });
       for (const l of footerLines(state, width)) {
         assert.ok(l.length <= width - 1, `${l.length}: ${l}`);
         assert.ok(!l.includes('\n'));
@@ -242,7 +242,7 @@ describe('cli progress: footerLines', () => {
   }
 
   it('a narrow terminal truncates the line with …', () => {
-    const state = stateAfter({ type: 'agent_failed', agentId: 'beta', error: 'x'.repeat(100) });
+    const state = stateAfter({ type: 'agent_failed', agentId: 'beta', cause: 'provider', error: 'x'.repeat(100) });
     const l = lineOf(state, 'beta', 30);
     assert.equal(l.length, 29);
     assert.ok(l.endsWith('…'));

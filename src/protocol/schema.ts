@@ -26,13 +26,21 @@ const Spent = z.object({ costUsd: num, totalTokens: num, calls: num });
 const BudgetLimit = z.enum(['max_cost_usd', 'max_total_tokens', 'max_calls']);
 const Mode = z.enum(['as_is', 'synthesize']);
 const base = { seq: num, t: num };
+const FailureCause = z.enum(['cancelled', 'timeout', 'protocol', 'provider', 'workspace']);
+const WinnerBasis = z.enum(['current_votes', 'latest_votes', 'latest_answer']);
+export const WorkspaceInfoSchema = z.object({ source: str, kind: z.enum(['git', 'folder']), notes: z.array(str) });
+export const AnswerChangeSchema = z.object({
+  id: str,
+  files: z.array(z.object({ path: str, status: z.enum(['added', 'modified', 'deleted']), added: z.nullable(num), removed: z.nullable(num) })),
+  bytesWritten: num,
+});
 
 const ev = <T extends string, S extends Record<string, z.core.SomeType>>(type: T, shape: S) => z.object({ type: z.literal(type), ...base, ...shape });
 
 export const BudgetReachedSchema = ev('budget_reached', { limit: BudgetLimit, limitValue: num, spent: Spent });
 
 export const RunEventSchema = z.discriminatedUnion('type', [
-  ev('run_started', { runId: str, question: str, agents: z.array(AgentInfoSchema), startedAt: str, finalAnswerMode: Mode, budget: z.optional(BudgetSchema) }),
+  ev('run_started', { runId: str, question: str, agents: z.array(AgentInfoSchema), startedAt: str, finalAnswerMode: Mode, budget: z.optional(BudgetSchema), workspace: z.optional(WorkspaceInfoSchema) }),
   ev('round_started', { round: num, agentIds: z.array(str) }),
   ev('turn_started', { agentId: str, round: num, boardRevision: num, voteOnly: bool }),
   ev('tools_ready', { agentId: str, tools: z.array(str), error: z.optional(str) }),
@@ -45,12 +53,12 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ev('retry', { agentId: str, attempt: num, delayMs: num, error: str }),
   ev('usage', { agentId: str, usage: UsageSchema, costUsd: z.nullable(num), phase: z.enum(['coordination', 'final']) }),
   BudgetReachedSchema,
-  ev('answer_added', { agentId: str, label: str, version: num, content: str, boardRevision: num }),
+  ev('answer_added', { agentId: str, label: str, version: num, content: str, boardRevision: num, change: z.optional(AnswerChangeSchema) }),
   ev('vote_cast', { vote: VoteRecordSchema }),
   ev('vote_invalidated', { voterId: str, targetLabel: str, reason: str }),
-  ev('turn_failed', { agentId: str, error: str, willRetry: bool }),
-  ev('agent_failed', { agentId: str, error: str }),
-  ev('winner_selected', { agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: z.enum(['current_votes', 'latest_votes', 'latest_answer']) }),
+  ev('turn_failed', { agentId: str, error: str, cause: FailureCause, willRetry: bool }),
+  ev('agent_failed', { agentId: str, error: str, cause: FailureCause }),
+  ev('winner_selected', { agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: WinnerBasis }),
   ev('final_started', { agentId: str, mode: Mode }),
   ev('final_answer', { agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) }),
   ev('run_ended', { reason: EndReasonSchema, winnerId: z.nullable(str), durationMs: num, error: z.optional(str) }),
@@ -76,6 +84,8 @@ export const AgentStateSchema = z.object({
   round: num,
   lastActivity: num,
   error: z.nullable(str),
+  // Runs stored before the field existed read as null.
+  failureCause: z._default(z.nullable(FailureCause), null),
   retry: z.nullable(z.object({ attempt: num, delayMs: num, at: num, error: str })),
   streamTail: str,
   reasoningTail: str,
@@ -90,10 +100,11 @@ export const RunStateSchema = z.object({
   phase: z.enum(['idle', 'coordinating', 'presenting', 'done']),
   round: num,
   agents: z.array(AgentStateSchema),
-  answers: z.array(z.object({ agentId: str, label: str, version: num, content: str, t: num })),
+  answers: z.array(z.object({ agentId: str, label: str, version: num, content: str, t: num, change: z.optional(AnswerChangeSchema) })),
   votes: z.array(z.object({ ...VoteRecordSchema.shape, t: num, stale: bool, staleReason: z.optional(str) })),
-  winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: str })),
-  finalAnswer: z.nullable(z.object({ agentId: str, label: str, content: str, mode: str, fallback: z.optional(str) })),
+  winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: WinnerBasis })),
+  finalAnswer: z.nullable(z.object({ agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) })),
+  workspace: z._default(z.nullable(WorkspaceInfoSchema), null),
   endReason: z.nullable(EndReasonSchema),
   error: z.nullable(str),
   budget: z.nullable(BudgetSchema),
@@ -110,6 +121,7 @@ export const ViewerExtrasSchema = z.object({
       tools: z.array(z.object({ callId: str, name: str, args: str, status: z.enum(['running', 'ok', 'error']), result: str, t: num })),
       toolsDropped: num,
       lastFailure: z.nullable(str),
+      lastFailureCause: z._default(z.nullable(FailureCause), null),
     }),
   ),
   timeline: z.array(

@@ -10,10 +10,12 @@
 
 import type { RunEvent } from '../core/engine/events';
 import { applyEvent, currentVotes, initialRunState, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
+import type { FailureCause } from '../core/engine/events';
+import { assertNever } from '../core/util/errors';
 
 export { applyEvent, currentVotes, initialRunState, STREAM_TAIL_CHARS };
 export type { AgentState, AgentStatus, AnswerState, RunPhase, RunState, UsageTotals, VoteState } from '../core/engine/run-state';
-export type { AgentInfo, EndReason, RunEvent, RunEventType, VoteRecord } from '../core/engine/events';
+export type { AgentInfo, AnswerChange, ChangedFile, EndReason, FailureCause, RunEvent, RunEventType, VoteRecord, WorkspaceInfo } from '../core/engine/events';
 
 /** Tool-call rows kept per agent (the newest); older rows are counted, not kept. */
 export const MAX_TOOL_ROWS = 30;
@@ -70,8 +72,9 @@ export interface AgentExtras {
   tools: ToolRow[];
   /** Tool rows dropped to keep the list bounded. */
   toolsDropped: number;
-  /** The last failed turn's error (cleared when a turn starts), e.g. "turn timed out after 600 s". */
+  /** The last failed turn's error (cleared when a turn starts), e.g. "turn timed out after 600 s", and why. */
   lastFailure: string | null;
+  lastFailureCause: FailureCause | null;
 }
 
 export interface ViewerExtras {
@@ -117,7 +120,7 @@ export function summarizeArgs(raw: string, max = TOOL_ARGS_CHARS): string {
 function agentExtras(extras: ViewerExtras, agentId: string): AgentExtras {
   let a = extras.agents[agentId];
   if (!a) {
-    a = { tools: [], toolsDropped: 0, lastFailure: null };
+    a = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null };
     extras.agents[agentId] = a;
   }
   return a;
@@ -150,7 +153,7 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       push(extras, { ...base, agentId: null, kind: 'round', label: `R${event.round}`, detail: `Round ${event.round}: ${event.agentIds.map(labelOf).join(', ')}` });
       break;
     case 'turn_started':
-      agentExtras(extras, event.agentId).lastFailure = null;
+      Object.assign(agentExtras(extras, event.agentId), { lastFailure: null, lastFailureCause: null });
       break;
     case 'tools_ready':
       if (event.error) push(extras, { ...base, agentId: event.agentId, kind: 'tools', label: '!', detail: `${labelOf(event.agentId)}'s tools: ${event.error} (continuing with ${event.tools.join(', ') || 'no tools'})` });
@@ -187,7 +190,7 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       push(extras, { ...base, agentId: event.agentId, kind: 'retry', label: '⟳', detail: `${labelOf(event.agentId)} retrying (attempt ${event.attempt}) in ${(event.delayMs / 1000).toFixed(1)} s: ${event.error}` });
       break;
     case 'turn_failed':
-      agentExtras(extras, event.agentId).lastFailure = event.error;
+      Object.assign(agentExtras(extras, event.agentId), { lastFailure: event.error, lastFailureCause: event.cause });
       if (event.willRetry) push(extras, { ...base, agentId: event.agentId, kind: 'restart', label: '↺', detail: `${labelOf(event.agentId)} turn failed, restarting: ${event.error}` });
       break;
     case 'answer_added':
@@ -206,7 +209,7 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       push(extras, { ...base, agentId: event.voterId, kind: 'stale', label: '✗', detail: `${labelOf(event.voterId)}'s vote for ${event.targetLabel} no longer counts: ${event.reason}` });
       break;
     case 'agent_failed':
-      agentExtras(extras, event.agentId).lastFailure = event.error;
+      Object.assign(agentExtras(extras, event.agentId), { lastFailure: event.error, lastFailureCause: event.cause });
       push(extras, { ...base, agentId: event.agentId, kind: 'failed', label: '✕', detail: `${labelOf(event.agentId)} failed: ${event.error}` });
       break;
     case 'winner_selected':
@@ -218,8 +221,14 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
     case 'run_ended':
       push(extras, { ...base, agentId: null, kind: 'end', label: '■', detail: `Run ended: ${event.reason}${event.error ? ` (${oneLine(event.error, 120)})` : ''}` });
       break;
-    default:
+    case 'text_delta':
+    case 'reasoning_delta':
+    case 'usage':
+    case 'final_started':
+    case 'final_answer':
       break;
+    default:
+      assertNever(event, 'event');
   }
 }
 

@@ -17,7 +17,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import { parseConfigText } from '../../src/core/config/load';
 import type { McpServerConfig } from '../../src/core/config/types';
-import { runTeam } from '../../src/core/engine/test-team';
+import { runTeam } from '../helpers/test-team';
 import {
   combineToolboxes, createMcpToolbox, liveServerPids, McpServerPool, type ApprovalRequest, type McpLogEntry, type McpToolbox, type McpToolboxOptions,
 } from '../../src/core/mcp';

@@ -37,11 +37,13 @@ describe('vote viewer (webview logic): badges', () => {
     const done = reduceEvents(events);
     const auditor = done.agents.find((a) => a.id === 'security-auditor')!;
     assert.equal(agentBadge(auditor, undefined, 0).kind, 'failed');
-    assert.equal(agentBadge({ ...auditor, error: 'turn timed out after 600 s' }, undefined, 0).text, 'timed out');
-    assert.equal(agentBadge({ ...auditor, error: 'cancelled by the user' }, undefined, 0).text, 'cancelled');
+    assert.equal(agentBadge({ ...auditor, error: 'turn timed out after 600 s', failureCause: 'timeout' }, undefined, 0).text, 'timed out');
+    assert.equal(agentBadge({ ...auditor, error: 'cancelled by the user', failureCause: 'cancelled' }, undefined, 0).text, 'cancelled');
+    // The cause decides, not the wording: a provider's message that mentions a timeout is still a failure.
+    assert.equal(agentBadge({ ...auditor, error: 'upstream request timed out', failureCause: 'provider' }, undefined, 0).kind, 'failed');
     const restarting = { ...auditor, status: 'restarting' as const, error: null };
-    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: 'turn timed out after 0.25 s' }, 0).text, 'timed out, restarting');
-    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: null }, 0).text, 'restarting');
+    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: 'turn timed out after 0.25 s', lastFailureCause: 'timeout' }, 0).text, 'timed out, restarting');
+    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null }, 0).text, 'restarting');
   });
 
   it('shows what a finished agent did last: voted, answered or nothing', () => {

@@ -7,7 +7,7 @@ import { ProviderError } from '../../src/core/providers/types';
 import { reply, type Script, type ScriptedReply } from '../../src/core/providers/scripted';
 import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
-import { boardHasAnswers, runTeam, type TeamMember } from '../../src/core/engine/test-team';
+import { boardHasAnswers, runTeam, type TeamMember } from '../helpers/test-team';
 
 const usage = { inputTokens: 1850, cachedInputTokens: 600, outputTokens: 420 };
 const pricing = { inputPerMillion: 2.5, cachedInputPerMillion: 1.25, outputPerMillion: 10 };

@@ -1,6 +1,7 @@
 // The answer board: every answer version of the run, the latest per agent, and a revision number that grows
 // with each new answer. A vote is current only while the revision it saw is still the board's revision.
 
+import type { AnswerChange } from './events';
 import type { BoardEntry } from './prompts';
 
 export interface AnswerVersion {
@@ -13,6 +14,8 @@ export interface AnswerVersion {
   content: string;
   /** Board revision this answer created. */
   revision: number;
+  /** In a workspace run: the snapshot of the agent's copy bound to this version. */
+  change?: AnswerChange;
 }
 
 export class Board {
@@ -23,7 +26,7 @@ export class Board {
   /** @param order agent ids in config order, with their anonymous labels */
   constructor(private readonly order: { id: string; label: string }[]) {}
 
-  add(agentId: string, content: string): AnswerVersion {
+  add(agentId: string, content: string, change?: AnswerChange): AnswerVersion {
     const agent = this.order.find((a) => a.id === agentId);
     if (!agent) throw new Error(`unknown agent ${agentId}`);
     const version = (this.latestByAgent.get(agentId)?.version ?? 0) + 1;
@@ -35,6 +38,7 @@ export class Board {
       version,
       content,
       revision: this.revision,
+      ...(change ? { change } : {}),
     };
     this.all.push(answer);
     this.latestByAgent.set(agentId, answer);
@@ -70,5 +74,5 @@ export class Board {
 }
 
 export function toBoardEntry(answer: AnswerVersion): BoardEntry {
-  return { label: answer.agentLabel, versionLabel: answer.label, content: answer.content };
+  return { label: answer.agentLabel, versionLabel: answer.label, content: answer.content, ...(answer.change ? { change: answer.change } : {}) };
 }

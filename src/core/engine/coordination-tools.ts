@@ -5,6 +5,8 @@
 import type { Sensitivity } from '../config/types';
 import type { ToolCall, ToolSpec } from '../providers/types';
 import { findTooSimilar } from './novelty';
+import { COORDINATION_RESULTS as R } from './prompts';
+import { errorMessage } from '../util/errors';
 
 export const NEW_ANSWER = 'new_answer';
 export const VOTE = 'vote';
@@ -45,8 +47,13 @@ export interface ValidationContext {
   labelsWithAnswers: string[];
   /** Every label in the run (agent1..agentN). */
   allLabels: string[];
-  /** The latest answer of each agent, by label, for the duplicate and novelty checks; `seen`: shown to this agent. */
-  currentAnswers: { label: string; content: string; seen?: boolean }[];
+  /**
+   * The latest answer of each agent, by label, for the duplicate and novelty checks; `seen`: shown to this agent;
+   * `changeId`: in a workspace run, the id of the change the answer carries.
+   */
+  currentAnswers: { label: string; content: string; seen?: boolean; changeId?: string }[];
+  /** In a workspace run, the id of the change this response's answer would carry (the agent's copy as it is now). */
+  changeId?: string;
   /** The agent's answer cap is reached; `new_answer` is refused. */
   capReached: boolean;
   maxNewAnswers: number | null;
@@ -79,9 +86,9 @@ function parseArgs(call: ToolCall): Parsed {
   try {
     const value: unknown = JSON.parse(raw);
     if (value && typeof value === 'object' && !Array.isArray(value)) return { ok: true, args: value as Record<string, unknown> };
-    return { ok: false, error: `Arguments for ${call.name} must be a JSON object.` };
+    return { ok: false, error: R.argumentsNotObject(call.name) };
   } catch (err) {
-    return { ok: false, error: `Arguments for ${call.name} are not valid JSON (${(err as Error).message}).` };
+    return { ok: false, error: R.argumentsNotJson(call.name, errorMessage(err)) };
   }
 }
 
@@ -112,7 +119,7 @@ export function validateResponse(toolCalls: ToolCall[], ctx: ValidationContext):
     const available = [...(ctx.capReached ? [VOTE] : [NEW_ANSWER, VOTE]), ...ctx.otherTools].join(', ');
     return invalid(
       toolCalls,
-      (c) => (unknown.includes(c) ? `Unknown tool '${c.name}'. Available tools: ${available}.` : 'Not executed: this response also called an unknown tool.'),
+      (c) => (unknown.includes(c) ? R.unknownTool(c.name, available) : R.notRunBesideUnknownTool),
       `unknown tool ${names}`,
     );
   }
@@ -120,90 +127,72 @@ export function validateResponse(toolCalls: ToolCall[], ctx: ValidationContext):
   if (others.length > 0) {
     return invalid(
       toolCalls,
-      (c) =>
-        others.includes(c)
-          ? `Not executed: call other tools first, then end your turn with one call of ${coordinationNames} on its own.`
-          : `Not accepted: the coordination call (${coordinationNames}) must be the only tool call in its response.`,
+      (c) => (others.includes(c) ? R.otherToolsFirst(coordinationNames) : R.coordinationAlone(coordinationNames)),
       'coordination call mixed with other tools',
     );
   }
   if (votes.length > 0 && answers.length > 0) {
-    const msg = "Cannot use both 'vote' and 'new_answer' in same response. Choose one: vote for existing answer OR provide new answer.";
-    return invalid(toolCalls, () => msg, 'both vote and new_answer');
+    return invalid(toolCalls, () => R.voteAndAnswer, 'both vote and new_answer');
   }
   if (votes.length > 1) {
-    const msg = `Multiple vote calls not allowed. Made ${votes.length} calls but must make exactly 1. Call vote tool once with chosen agent.`;
-    return invalid(toolCalls, (c) => (c === votes[0] ? msg : 'Vote rejected due to multiple votes.'), 'multiple votes');
+    return invalid(toolCalls, (c) => (c === votes[0] ? R.multipleVotes(votes.length) : R.extraVote), 'multiple votes');
   }
   if (answers.length > 1) {
-    const msg = `Multiple new_answer calls not allowed. Made ${answers.length} calls but must make exactly 1. Put your whole answer in one new_answer call.`;
-    return invalid(toolCalls, (c) => (c === answers[0] ? msg : 'Answer rejected due to multiple new_answer calls.'), 'multiple answers');
+    return invalid(toolCalls, (c) => (c === answers[0] ? R.multipleAnswers(answers.length) : R.extraAnswer), 'multiple answers');
   }
   const call = toolCalls[0];
   const parsed = parseArgs(call);
   if (!parsed.ok) {
     const example = call.name === VOTE ? '{"agent_id": "agent1", "reason": "..."}' : '{"content": "..."}';
-    return invalid([call], () => `${parsed.error} Call ${call.name} again with arguments like ${example}.`, 'malformed arguments');
+    return invalid([call], () => R.callAgainLike(parsed.error, call.name, example), 'malformed arguments');
   }
   return call.name === VOTE ? validateVote(call, parsed.args, ctx) : validateAnswer(call, parsed.args, ctx);
 }
 
 function validateVote(call: ToolCall, args: Record<string, unknown>, ctx: ValidationContext): ResponseVerdict {
   if (ctx.labelsWithAnswers.length === 0) {
-    return invalid([call], () => 'Cannot vote when no answers exist. Use new_answer tool.', 'vote before any answer');
+    return invalid([call], () => R.voteBeforeAnswers, 'vote before any answer');
   }
   const label = normaliseLabel(args.agent_id);
   const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
   const alias = label === undefined ? undefined : ctx.sameAs?.get(label);
   if (label && alias && !ctx.labelsWithAnswers.includes(label) && ctx.labelsWithAnswers.includes(alias)) {
-    const note = `${label} has no answer of its own (its answer was the same as ${alias}'s), so your vote counts for ${alias}.`;
-    return { kind: 'vote', call, targetLabel: alias, reason, note };
+    return { kind: 'vote', call, targetLabel: alias, reason, note: R.voteCountsForCopy(label, alias) };
   }
   if (!label || !ctx.labelsWithAnswers.includes(label)) {
     const shown = typeof args.agent_id === 'string' ? args.agent_id : JSON.stringify(args.agent_id ?? null);
-    const msg = `Invalid agent_id '${shown}'. Valid agents: ${ctx.labelsWithAnswers.join(', ')}`;
-    return invalid([call], () => msg, `invalid agent_id ${shown}`);
+    return invalid([call], () => R.invalidAgentId(shown, ctx.labelsWithAnswers), `invalid agent_id ${shown}`);
   }
   return { kind: 'vote', call, targetLabel: label, reason };
 }
 
 function validateAnswer(call: ToolCall, args: Record<string, unknown>, ctx: ValidationContext): ResponseVerdict {
   if (ctx.capReached) {
-    const msg = `You've reached the maximum of ${ctx.maxNewAnswers} new answer(s). Please vote for the best existing answer using the \`vote\` tool.`;
-    return invalid([call], () => msg, 'answer cap reached');
+    return invalid([call], () => R.answerCap(ctx.maxNewAnswers), 'answer cap reached');
   }
   const content = typeof args.content === 'string' ? args.content.trim() : '';
   if (content === '') {
-    return invalid([call], () => 'The new_answer content is empty. Provide your complete answer in `content`, or vote for an existing answer.', 'empty answer');
+    return invalid([call], () => R.emptyAnswer, 'empty answer');
   }
-  const duplicate = ctx.currentAnswers.find((a) => a.content.trim() === content);
+  // An answer is its text plus its change: the same words over a different change are a different answer.
+  const sameChange = ctx.currentAnswers.filter((a) => a.changeId === ctx.changeId);
+  const duplicate = sameChange.find((a) => a.content.trim() === content);
   // Sending back, word for word, an answer it has been shown (its own included) is endorsing it: a vote. Models that
   // cannot let go of `new_answer` (small local ones, scripted fakes) would otherwise be refused until they fail.
   if (duplicate?.seen) {
-    const note = `Your answer is the same as ${duplicate.label}'s, so it was recorded as your vote for ${duplicate.label}.`;
-    return { kind: 'vote', call, targetLabel: duplicate.label, reason: `the same answer as ${duplicate.label}`, note };
+    return { kind: 'vote', call, targetLabel: duplicate.label, reason: R.sameAnswerReason(duplicate.label), note: R.sameAnswerIsVote(duplicate.label) };
   }
   if (duplicate) {
-    const msg = `Answer already provided by ${duplicate.label}. Provide different answer or vote for existing one.`;
-    return invalid([call], () => msg, `duplicate of ${duplicate.label}`, duplicate.label);
+    return invalid([call], () => R.duplicateAnswer(duplicate.label), `duplicate of ${duplicate.label}`, duplicate.label);
   }
-  const similar = findTooSimilar(content, ctx.currentAnswers, ctx.novelty);
+  const similar = findTooSimilar(content, sameChange, ctx.novelty);
   if (similar) {
     const pct = Math.round(similar.similarity * 100);
     const limit = Math.round(similar.threshold * 100);
-    const msg =
-      `Your answer overlaps ${pct}% with ${similar.label}'s answer (more than ${limit}% is not allowed). ` +
-      'Provide a meaningfully different answer, or vote for the existing one.';
-    return invalid([call], () => msg, `too similar to ${similar.label} (${pct}%)`, similar.label);
+    return invalid([call], () => R.tooSimilar(pct, similar.label, limit), `too similar to ${similar.label} (${pct}%)`, similar.label);
   }
   return { kind: 'answer', call, content };
 }
-
-/** Told to models that answer in text instead of calling tools (small local models, servers without tool support). */
-export const TEXT_TOOL_PROTOCOL =
-  'If you cannot call tools, reply with only one JSON object instead, either ' +
-  '{"tool_name": "new_answer", "arguments": {"content": "<your complete answer>"}} or ' +
-  '{"tool_name": "vote", "arguments": {"agent_id": "agent1", "reason": "<why>"}}.';
 
 const TEXT_CALL_NAMES = new Set([NEW_ANSWER, VOTE]);
 const MAX_TEXT_SCAN = 200_000;

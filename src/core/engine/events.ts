@@ -23,6 +23,23 @@ export interface AgentInfo {
   priced: boolean;
 }
 
+/**
+ * Why a turn or an agent failed: `cancelled` by the user, the turn `timeout`, the model kept breaking the
+ * `protocol` (no valid coordination call, runaway tool loops), the `provider` kept failing (after its retries), or
+ * the agent's `workspace` copy could not be used.
+ */
+export type FailureCause = 'cancelled' | 'timeout' | 'protocol' | 'provider' | 'workspace';
+
+/** The folder a workspace run works on, as the run record shows it. */
+export interface WorkspaceInfo {
+  /** The user's folder (absolute). */
+  source: string;
+  /** `git`: a git repository (copies start at HEAD plus uncommitted and untracked files); `folder`: a plain folder. */
+  kind: 'git' | 'folder';
+  /** What the user should know about the copies (submodules left out, LFS pointers…). */
+  notes: string[];
+}
+
 export type BudgetLimit = 'max_cost_usd' | 'max_total_tokens' | 'max_calls';
 
 export interface VoteRecord {
@@ -62,7 +79,7 @@ interface Base {
 }
 
 export type RunEventBody =
-  | { type: 'run_started'; runId: string; question: string; agents: AgentInfo[]; startedAt: string; finalAnswerMode: 'as_is' | 'synthesize'; budget?: Budget }
+  | { type: 'run_started'; runId: string; question: string; agents: AgentInfo[]; startedAt: string; finalAnswerMode: 'as_is' | 'synthesize'; budget?: Budget; workspace?: WorkspaceInfo }
   | { type: 'round_started'; round: number; agentIds: string[] }
   | { type: 'turn_started'; agentId: string; round: number; boardRevision: number; voteOnly: boolean }
   /** An agent's tools (file tools, MCP servers) are ready; `error` when some failed to start (the rest are usable). */
@@ -78,11 +95,12 @@ export type RunEventBody =
   | { type: 'usage'; agentId: string; usage: Usage; costUsd: number | null; phase: 'coordination' | 'final' }
   /** The next call would cross a budget: no new call starts; the run ends with reason `budget`. */
   | { type: 'budget_reached'; limit: BudgetLimit; limitValue: number; spent: { costUsd: number; totalTokens: number; calls: number } }
-  | { type: 'answer_added'; agentId: string; label: string; version: number; content: string; boardRevision: number }
+  /** `change`: in a workspace run, the snapshot of the agent's copy bound to this version. */
+  | { type: 'answer_added'; agentId: string; label: string; version: number; content: string; boardRevision: number; change?: AnswerChange }
   | { type: 'vote_cast'; vote: VoteRecord }
   | { type: 'vote_invalidated'; voterId: string; targetLabel: string; reason: string }
-  | { type: 'turn_failed'; agentId: string; error: string; willRetry: boolean }
-  | { type: 'agent_failed'; agentId: string; error: string }
+  | { type: 'turn_failed'; agentId: string; error: string; cause: FailureCause; willRetry: boolean }
+  | { type: 'agent_failed'; agentId: string; error: string; cause: FailureCause }
   | { type: 'winner_selected'; agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: 'current_votes' | 'latest_votes' | 'latest_answer' }
   | { type: 'final_started'; agentId: string; mode: 'as_is' | 'synthesize' }
   | { type: 'final_answer'; agentId: string; label: string; content: string; mode: 'as_is' | 'synthesize'; fallback?: string }

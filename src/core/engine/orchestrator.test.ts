@@ -3,7 +3,7 @@ import { ProviderError, type ModelRequest } from '../providers/types';
 import { reply, requestText, type Script } from '../providers/scripted';
 import { ENFORCEMENT_MESSAGE } from './prompts';
 import { reduceEvents } from './run-state';
-import { boardHasAnswers, runTeam, type TeamMember } from './test-team';
+import { boardHasAnswers, runTeam, type TeamMember } from '../../../test/helpers/test-team';
 
 /** Answers first, then votes for `target` once answers are visible. */
 function answerThenVote(content: string, target: string, reason = 'correct and complete'): Script {

@@ -3,7 +3,7 @@
 
 import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
 import type { ModelProvider, ToolCall, ToolSpec } from '../providers/types';
-import type { EndReason, RunEvent } from './events';
+import type { AnswerChange, EndReason, RunEvent, WorkspaceInfo } from './events';
 import type { RetryPolicy } from './retry';
 
 /** Non-coordination tools an agent may use inside a turn (file tools, MCP). */
@@ -20,6 +20,12 @@ export interface AgentToolbox {
   close?(): Promise<void>;
 }
 
+/** An agent's copy of the workspace, as the engine needs it: a snapshot bound to each answer version. */
+export interface AgentWorkspace {
+  /** Records the copy as answer version `versionLabel` (agentK.M); rejects, in words, when the copy cannot be read. */
+  snapshot(versionLabel: string, signal: AbortSignal): Promise<AnswerChange>;
+}
+
 export interface EngineAgent {
   id: string;
   provider: ModelProvider;
@@ -27,6 +33,8 @@ export interface EngineAgent {
   temperature?: number;
   maxTokens?: number;
   toolbox?: AgentToolbox;
+  /** In a workspace run: the agent's copy, snapshotted at each `new_answer`. */
+  workspace?: AgentWorkspace;
   /** Prices for cost and the cost budget; null or absent = unknown (counted in tokens and calls only). */
   pricing?: Pricing | null;
 }
@@ -41,6 +49,8 @@ export interface RunOptions {
   /** External cancel (Ctrl-C, the Cancel button, a chat cancellation). */
   signal?: AbortSignal;
   runId?: string;
+  /** The folder a workspace run works on, for the run record (`run_started`). */
+  workspace?: WorkspaceInfo;
   /** Clock for the prompt's CURRENT TIME; fixed for the run so the prompt prefix stays cacheable. */
   now?: () => Date;
   random?: () => number;

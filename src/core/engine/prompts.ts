@@ -2,6 +2,7 @@
 // are tuned on. Labels are the run's one stable mapping: agentK = K-th agent in config order.
 
 import type { Sensitivity } from '../config/types';
+import type { AnswerChange } from './events';
 
 export interface BoardEntry {
   /** agentK */
@@ -9,6 +10,8 @@ export interface BoardEntry {
   /** agentK.M */
   versionLabel: string;
   content: string;
+  /** In a workspace run: what the answer changed in the agent's copy. */
+  change?: AnswerChange;
 }
 
 interface Section {
@@ -106,11 +109,31 @@ export function formatOriginalMessage(task: string): string {
   return `<ORIGINAL MESSAGE> ${task} <END OF ORIGINAL MESSAGE>`;
 }
 
+/** Files listed per answer in CURRENT ANSWERS; the rest are counted (peers/agentK/ has them all). */
+export const MAX_LISTED_CHANGED_FILES = 30;
+
+/** The diffstat shown beside a workspace answer's text: what it changed, read-only under peers/agentK/. */
+export function formatChange(label: string, change: AnswerChange): string {
+  if (change.files.length === 0) return `[Changed files: none — ${label}'s copy is as the run started]`;
+  const listed = change.files.slice(0, MAX_LISTED_CHANGED_FILES).map((f) => {
+    const lines = f.added === null ? 'binary' : `+${f.added} -${f.removed}`;
+    return `${f.path} (${f.status === 'modified' ? '' : `${f.status}, `}${lines})`;
+  });
+  const more = change.files.length - listed.length;
+  const rest = more > 0 ? `, and ${more} more` : '';
+  return `[Changed files (read them under peers/${label}/): ${listed.join(', ')}${rest}]`;
+}
+
+function answerBlock(e: BoardEntry): string {
+  const change = e.change ? `\n${formatChange(e.label, e.change)}` : '';
+  return `<${e.label}> ${e.content}${change} <end of ${e.label}>`;
+}
+
 export function formatCurrentAnswers(entries: BoardEntry[]): string {
   if (entries.length === 0) {
     return '<CURRENT ANSWERS from the agents>\n(no answers available yet)\n<END OF CURRENT ANSWERS>';
   }
-  const blocks = entries.map((e) => `<${e.label}> ${e.content} <end of ${e.label}>`);
+  const blocks = entries.map(answerBlock);
   return `<CURRENT ANSWERS from the agents>\n${blocks.join('\n\n')}\n<END OF CURRENT ANSWERS>`;
 }
 
@@ -128,7 +151,7 @@ export function buildUpdateMessage(changed: BoardEntry[], unchanged: BoardEntry[
     'UPDATE: While you were working, new answers were provided.',
     '',
     '<NEW ANSWERS>',
-    ...changed.map((e) => `<${e.label}> ${e.content} <end of ${e.label}>`),
+    ...changed.map(answerBlock),
     '</NEW ANSWERS>',
   ];
   if (unchanged.length > 0) {
@@ -144,6 +167,56 @@ export function buildUpdateMessage(changed: BoardEntry[], unchanged: BoardEntry[
   return lines.join('\n');
 }
 
+/** Added to a compacted prompt, so the agent knows the answers were revised since it last looked. */
+export const REVISED_NOTE =
+  'Some answers were revised since your last turn; the CURRENT ANSWERS above are the latest versions. Any vote you cast before was not counted.';
+
+/** The next turn's message when nothing changed on the board since the agent's last turn. */
+export function noNewsMessage(voteOnly: boolean): string {
+  return voteOnly
+    ? 'No new answers since your last turn. Call `vote` for the best current answer.'
+    : 'No new answers since your last turn; the CURRENT ANSWERS are as you last saw them. ' +
+        'Vote for the best current answer with `vote`, or provide a better answer with `new_answer`.';
+}
+
+/** Told to models that answer in text instead of calling tools (small local models, servers without tool support). */
+export const TEXT_TOOL_PROTOCOL =
+  'If you cannot call tools, reply with only one JSON object instead, either ' +
+  '{"tool_name": "new_answer", "arguments": {"content": "<your complete answer>"}} or ' +
+  '{"tool_name": "vote", "arguments": {"agent_id": "agent1", "reason": "<why>"}}.';
+
+/**
+ * The tool results a coordination call gets: acknowledgements, and the corrections for a refused call (upstream's
+ * wording where upstream has one: models are tuned on it). Each names the fix, so the model can act on it.
+ */
+export const COORDINATION_RESULTS = {
+  answerRecorded: 'Your answer was recorded.',
+  voteRecorded: (note?: string) => (note ? `Your vote was recorded. ${note}` : 'Your vote was recorded.'),
+  voteOvertaken: 'Your vote was not counted: new answers arrived while you were deciding. They are shown below.',
+  unknownTool: (name: string, available: string) => `Unknown tool '${name}'. Available tools: ${available}.`,
+  notRunBesideUnknownTool: 'Not executed: this response also called an unknown tool.',
+  otherToolsFirst: (coordination: string) => `Not executed: call other tools first, then end your turn with one call of ${coordination} on its own.`,
+  coordinationAlone: (coordination: string) => `Not accepted: the coordination call (${coordination}) must be the only tool call in its response.`,
+  voteAndAnswer: "Cannot use both 'vote' and 'new_answer' in same response. Choose one: vote for existing answer OR provide new answer.",
+  multipleVotes: (n: number) => `Multiple vote calls not allowed. Made ${n} calls but must make exactly 1. Call vote tool once with chosen agent.`,
+  extraVote: 'Vote rejected due to multiple votes.',
+  multipleAnswers: (n: number) => `Multiple new_answer calls not allowed. Made ${n} calls but must make exactly 1. Put your whole answer in one new_answer call.`,
+  extraAnswer: 'Answer rejected due to multiple new_answer calls.',
+  argumentsNotObject: (tool: string) => `Arguments for ${tool} must be a JSON object.`,
+  argumentsNotJson: (tool: string, detail: string) => `Arguments for ${tool} are not valid JSON (${detail}).`,
+  callAgainLike: (problem: string, tool: string, example: string) => `${problem} Call ${tool} again with arguments like ${example}.`,
+  voteBeforeAnswers: 'Cannot vote when no answers exist. Use new_answer tool.',
+  voteCountsForCopy: (label: string, alias: string) => `${label} has no answer of its own (its answer was the same as ${alias}'s), so your vote counts for ${alias}.`,
+  invalidAgentId: (shown: string, valid: string[]) => `Invalid agent_id '${shown}'. Valid agents: ${valid.join(', ')}`,
+  answerCap: (max: number | null) => `You've reached the maximum of ${max} new answer(s). Please vote for the best existing answer using the \`vote\` tool.`,
+  emptyAnswer: 'The new_answer content is empty. Provide your complete answer in `content`, or vote for an existing answer.',
+  sameAnswerIsVote: (label: string) => `Your answer is the same as ${label}'s, so it was recorded as your vote for ${label}.`,
+  sameAnswerReason: (label: string) => `the same answer as ${label}`,
+  duplicateAnswer: (label: string) => `Answer already provided by ${label}. Provide different answer or vote for existing one.`,
+  tooSimilar: (pct: number, label: string, limit: number) =>
+    `Your answer overlaps ${pct}% with ${label}'s answer (more than ${limit}% is not allowed). Provide a meaningfully different answer, or vote for the existing one.`,
+} as const;
+
 export const ENFORCEMENT_MESSAGE =
   'Finish your work above by making a tool call of `vote` or `new_answer`. Make sure you actually call the tool.';
 export const ENFORCEMENT_MESSAGE_VOTE_ONLY =
@@ -151,7 +224,6 @@ export const ENFORCEMENT_MESSAGE_VOTE_ONLY =
 
 export interface SynthesisInput {
   task: string;
-  systemMessage?: string;
   winnerLabel: string;
   answers: BoardEntry[];
   /** Vote reasons for the winner's answer. */
@@ -177,7 +249,8 @@ export function buildSynthesisUserMessage(input: SynthesisInput): string {
         (input.tieBreak ? ' (tie-broken by registration order)' : '');
   const answers = input.answers.map((e) => {
     const mine = e.label === input.winnerLabel ? ' (YOUR ANSWER)' : '';
-    return `<${e.label}>${mine} ${e.content} <end of ${e.label}>`;
+    const change = e.change ? `\n${formatChange(e.label, e.change)}` : '';
+    return `<${e.label}>${mine} ${e.content}${change} <end of ${e.label}>`;
   });
   return [
     formatOriginalMessage(input.task),

@@ -170,13 +170,13 @@ describe('run-state: agent statuses', () => {
   });
 
   it('turn_failed with a retry → restarting; without → status unchanged', () => {
-    const s = reduceEvents(events(started(), turn('a'), turn('b'), { type: 'turn_failed', agentId: 'a', error: 'boom', willRetry: true }, { type: 'turn_failed', agentId: 'b', error: 'boom', willRetry: false }));
+    const s = reduceEvents(events(started(), turn('a'), turn('b'), { type: 'turn_failed', agentId: 'a', cause: 'provider', error: 'boom', willRetry: true }, { type: 'turn_failed', agentId: 'b', cause: 'provider', error: 'boom', willRetry: false }));
     assert.equal(agent(s, 'a').status, 'restarting');
     assert.equal(agent(s, 'b').status, 'streaming');
   });
 
   it('agent_failed → failed with the error, and stays failed at run_ended', () => {
-    const s = reduceEvents(events(started(), turn('a'), voted('a', 'b', 'agent2.1'), { type: 'agent_failed', agentId: 'a', error: 'auth failed' }, { type: 'run_ended', reason: 'consensus', winnerId: 'b', durationMs: 50 }));
+    const s = reduceEvents(events(started(), turn('a'), voted('a', 'b', 'agent2.1'), { type: 'agent_failed', agentId: 'a', cause: 'provider', error: 'auth failed' }, { type: 'run_ended', reason: 'consensus', winnerId: 'b', durationMs: 50 }));
     assert.equal(agent(s, 'a').status, 'failed');
     assert.equal(agent(s, 'a').error, 'auth failed');
     assert.equal(agent(s, 'a').currentVote, null);
@@ -197,7 +197,7 @@ describe('run-state: agent statuses', () => {
   });
 
   it('events for unknown agents are ignored without throwing', () => {
-    const s = reduceEvents(events(started(), turn('ghost'), delta('ghost', 'x'), answered('ghost', 'agent9.1'), { type: 'agent_failed', agentId: 'ghost', error: 'x' }));
+    const s = reduceEvents(events(started(), turn('ghost'), delta('ghost', 'x'), answered('ghost', 'agent9.1'), { type: 'agent_failed', agentId: 'ghost', cause: 'provider', error: 'x' }));
     assert.ok(s.agents.every((a) => a.status === 'waiting'));
   });
 });
@@ -269,7 +269,7 @@ describe('run-state: votes', () => {
   });
 
   it('agent_failed drops the failed agent from currentVotes', () => {
-    const s = reduceEvents(events(started(), voted('a', 'b', 'agent2.1'), voted('b', 'b', 'agent2.1'), { type: 'agent_failed', agentId: 'a', error: 'x' }));
+    const s = reduceEvents(events(started(), voted('a', 'b', 'agent2.1'), voted('b', 'b', 'agent2.1'), { type: 'agent_failed', agentId: 'a', cause: 'provider', error: 'x' }));
     assert.deepEqual(
       currentVotes(s).map((v) => v.voterId),
       ['b'],
@@ -347,7 +347,7 @@ describe('run-state: stream tail and retries', () => {
 
   it('agent_failed and run_ended clear the retry info', () => {
     const r = { type: 'retry', agentId: 'a', attempt: 1, delayMs: 10, error: 'e' } as const;
-    const s1 = reduceEvents(events(started(), r, { type: 'agent_failed', agentId: 'a', error: 'gave up' }));
+    const s1 = reduceEvents(events(started(), r, { type: 'agent_failed', agentId: 'a', cause: 'provider', error: 'gave up' }));
     assert.equal(agent(s1, 'a').retry, null);
     const s2 = reduceEvents(events(started(), r, { ...r, agentId: 'b' }, { type: 'run_ended', reason: 'timeout', winnerId: null, durationMs: 1 }));
     assert.ok(s2.agents.every((a) => a.retry === null));

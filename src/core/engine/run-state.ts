@@ -2,8 +2,9 @@
 // this state, so they cannot disagree about what happened.
 
 import type { Usage } from '../providers/types';
-import type { Budget } from '../config/types';
-import type { AgentInfo, EndReason, EventOf, RunEvent, VoteRecord } from './events';
+import type { Budget, FinalAnswerMode } from '../config/types';
+import { assertNever } from '../util/errors';
+import type { AgentInfo, AnswerChange, EndReason, EventOf, FailureCause, RunEvent, VoteRecord, WorkspaceInfo } from './events';
 
 export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
 export type RunPhase = 'idle' | 'coordinating' | 'presenting' | 'done';
@@ -30,6 +31,8 @@ export interface AnswerState {
   version: number;
   content: string;
   t: number;
+  /** In a workspace run: the change this version carries. */
+  change?: AnswerChange;
 }
 
 export interface VoteState extends VoteRecord {
@@ -48,6 +51,8 @@ export interface AgentState extends AgentInfo {
   round: number;
   lastActivity: number;
   error: string | null;
+  /** Why it failed, with `error`. */
+  failureCause: FailureCause | null;
   retry: { attempt: number; delayMs: number; at: number; error: string } | null;
   streamTail: string;
   reasoningTail: string;
@@ -65,8 +70,10 @@ export interface RunState {
   agents: AgentState[];
   answers: AnswerState[];
   votes: VoteState[];
-  winner: { agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: string } | null;
-  finalAnswer: { agentId: string; label: string; content: string; mode: string; fallback?: string } | null;
+  winner: { agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: EventOf<'winner_selected'>['basis'] } | null;
+  finalAnswer: { agentId: string; label: string; content: string; mode: FinalAnswerMode; fallback?: string } | null;
+  /** In a workspace run: the folder the agents work on. */
+  workspace: WorkspaceInfo | null;
   endReason: EndReason | null;
   error: string | null;
   budget: Budget | null;
@@ -106,6 +113,7 @@ export function initialRunState(): RunState {
     error: null,
     budget: null,
     budgetReached: null,
+    workspace: null,
     elapsedMs: 0,
     lastSeq: 0,
     usage: emptyUsage(),
@@ -143,6 +151,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         startedAt: event.startedAt,
         phase: 'coordinating',
         budget: event.budget ?? null,
+        workspace: event.workspace ?? null,
       });
       state.lastSeq = event.seq;
       state.agents = event.agents.map((info) => ({
@@ -155,6 +164,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         round: 0,
         lastActivity: event.t,
         error: null,
+        failureCause: null,
         retry: null,
         streamTail: '',
         reasoningTail: '',
@@ -197,7 +207,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       addUsage(state.usage, event.usage, event.costUsd);
       break;
     case 'answer_added':
-      state.answers.push({ agentId: event.agentId, label: event.label, version: event.version, content: event.content, t: event.t });
+      state.answers.push({ agentId: event.agentId, label: event.label, version: event.version, content: event.content, t: event.t, ...(event.change ? { change: event.change } : {}) });
       if (agent) {
         agent.status = 'answered';
         agent.answerCount = event.version;
@@ -239,6 +249,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       if (agent) {
         agent.status = 'failed';
         agent.error = event.error;
+        agent.failureCause = event.cause;
         agent.currentVote = null;
         agent.retry = null;
       }
@@ -273,6 +284,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case 'tool_result':
     case 'correction':
       break;
+    default:
+      assertNever(event, 'event');
   }
 }
 

@@ -119,7 +119,7 @@ describe('status-file: agents', () => {
   });
 
   it('error: type timeout for time-outs, error otherwise, with message and timestamp', () => {
-    const s = status(events(started, { type: 'agent_failed', agentId: 'a', error: 'Request timed out after 60s' }, { type: 'agent_failed', agentId: 'b', error: '401 unauthorized' }));
+    const s = status(events(started, { type: 'agent_failed', agentId: 'a', cause: 'timeout', error: 'Request timed out after 60s' }, { type: 'agent_failed', agentId: 'b', cause: 'provider', error: '401 unauthorized' }));
     assert.deepEqual(s.agents.a.error, { type: 'timeout', message: 'Request timed out after 60s', timestamp: (START_MS + 2000) / 1000 });
     assert.deepEqual(s.agents.b.error, { type: 'error', message: '401 unauthorized', timestamp: (START_MS + 3000) / 1000 });
     assert.equal(s.agents.a.status, 'failed');
@@ -154,7 +154,7 @@ describe('status-file: results', () => {
   });
 
   it('votes of failed agents are not counted', () => {
-    const s = status(events(started, answered('a', 'agent1.1'), voted('b', 'a', 'agent1.1'), voted('c', 'a', 'agent1.1'), { type: 'agent_failed', agentId: 'c', error: 'x' }));
+    const s = status(events(started, answered('a', 'agent1.1'), voted('b', 'a', 'agent1.1'), voted('c', 'a', 'agent1.1'), { type: 'agent_failed', agentId: 'c', cause: 'provider', error: 'x' }));
     assert.deepEqual(s.results.votes, { 'agent1.1': 1 });
   });
 
@@ -224,12 +224,12 @@ describe('status-file: phase and completion', () => {
   });
 
   it('completion counts only live agents', () => {
-    const s = status(events(started, answered('a', 'agent1.1'), voted('a', 'a', 'agent1.1'), { type: 'agent_failed', agentId: 'c', error: 'x' }));
+    const s = status(events(started, answered('a', 'agent1.1'), voted('a', 'a', 'agent1.1'), { type: 'agent_failed', agentId: 'c', cause: 'provider', error: 'x' }));
     assert.equal(s.coordination.completion_percentage, 50);
   });
 
   it('completion is 0 when every agent failed (and the run is not done)', () => {
-    const s = status(events(started, ...AGENTS.map((a): RunEventBody => ({ type: 'agent_failed', agentId: a.id, error: 'x' }))));
+    const s = status(events(started, ...AGENTS.map((a): RunEventBody => ({ type: 'agent_failed', agentId: a.id, cause: 'provider', error: 'x' }))));
     assert.equal(s.coordination.completion_percentage, 0);
   });
 

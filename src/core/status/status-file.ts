@@ -81,7 +81,7 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
             : null,
           times_restarted: Math.max(0, a.turns - 1),
           last_activity: (startMs + a.lastActivity) / 1000,
-          error: a.error ? { type: /timed out/i.test(a.error) ? 'timeout' : 'error', message: a.error, timestamp: (startMs + a.lastActivity) / 1000 } : null,
+          error: a.error ? { type: a.failureCause === 'timeout' ? 'timeout' : 'error', message: a.error, timestamp: (startMs + a.lastActivity) / 1000 } : null,
           retry: a.retry ? { attempt: a.retry.attempt, delay_seconds: seconds(a.retry.delayMs), error: a.retry.error } : null,
           usage: usageJson(a.usage),
         },

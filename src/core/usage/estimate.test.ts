@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Pricing } from '../config/types';
-import { boardHasAnswers, runTeam } from '../engine/test-team';
+import { boardHasAnswers, runTeam } from '../../../test/helpers/test-team';
 import type { ModelRequest } from '../providers/types';
 import { reply } from '../providers/scripted';
 import { DEFAULT_ANSWER_TOKENS, estimateRun, VOTE_TOKENS, type EstimateAgent, type EstimateInput } from './estimate';

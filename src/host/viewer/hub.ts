@@ -77,7 +77,7 @@ class RunFeed {
   constructor(readonly run: LiveRun, now: number, onEnded: (feed: RunFeed) => void) {
     // Events before the viewer saw the run (run_started, the first round) are already in run.state; the extras
     // begin with the agents it lists.
-    for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null };
+    for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null };
     // The RunManager announces a run after its first round has started: put that round on the timeline.
     const { round, lastSeq, elapsedMs } = run.state;
     if (round > 0) {

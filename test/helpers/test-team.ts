@@ -1,13 +1,13 @@
 // Test support: builds a team of scripted agents and runs the engine, collecting events. Used by the engine's
-// tests and the benchmark; not bundled into the extension or the CLI.
+// tests and the benchmark.
 
-import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type Pricing, type TimeoutConfig } from '../config/types';
-import { ScriptedProvider, type Script } from '../providers/scripted';
-import type { ModelRequest } from '../providers/types';
-import type { EventOf, RunEvent, RunEventType } from './events';
-import { Orchestrator } from './orchestrator';
-import type { AgentToolbox, RunResult } from './ports';
-import type { RetryPolicy } from './retry';
+import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type Pricing, type TimeoutConfig } from '../../src/core/config/types';
+import { ScriptedProvider, type Script } from '../../src/core/providers/scripted';
+import type { ModelRequest } from '../../src/core/providers/types';
+import type { EventOf, RunEvent, RunEventType } from '../../src/core/engine/events';
+import { Orchestrator } from '../../src/core/engine/orchestrator';
+import type { AgentToolbox, RunResult } from '../../src/core/engine/ports';
+import type { RetryPolicy } from '../../src/core/engine/retry';
 
 export interface TeamMember {
   id: string;

@@ -1,0 +1,49 @@
+// An agent's one conversation for the whole run: what it is shown of the board at each boundary (the whole board
+// first, afterwards only what changed, or a fresh prompt once answers it saw were revised) and the tool results it
+// gets. User text is appended to a trailing user message when there is one, so roles keep alternating.
+
+import type { ToolCall } from '../providers/types';
+import { toBoardEntry } from './board';
+import { buildInitialUserMessage, buildUpdateMessage, noNewsMessage, REVISED_NOTE } from './prompts';
+import type { AgentRuntime, RunContext } from './run-context';
+
+export function appendUserText(agent: AgentRuntime, text: string): void {
+  const last = agent.messages[agent.messages.length - 1];
+  if (last?.role === 'user') last.content = `${last.content}\n\n${text}`;
+  else agent.messages.push({ role: 'user', content: text });
+}
+
+export function toolResult(ctx: RunContext, agent: AgentRuntime, call: ToolCall, ok: boolean, content: string, textual = false): void {
+  if (textual) appendUserText(agent, `[${call.name} result] ${content}`);
+  else agent.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+  ctx.emit({ type: 'tool_result', agentId: agent.spec.id, callId: call.id, name: call.name, ok, summary: content.slice(0, 500) });
+}
+
+/**
+ * Shows the agent what it has not seen: the whole board on its first turn, afterwards only the answers that
+ * changed. At a turn boundary after a revision of an answer it saw, the conversation starts afresh from the
+ * current board (unless compaction is off): cheaper than carrying every superseded version along.
+ */
+export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_turn' | 'tool_result'): void {
+  const { board, options } = ctx;
+  const current = board.current();
+  const superseded = current.some((a) => (agent.seen.get(a.agentId) ?? a.version) !== a.version);
+  const compact = via === 'next_turn' && superseded && options.orchestrator.contextCompaction !== 'never';
+  if (agent.messages.length === 0 || compact) {
+    const fresh = buildInitialUserMessage(options.task, current.map(toBoardEntry));
+    agent.messages = [{ role: 'user', content: agent.messages.length === 0 ? fresh : `${fresh}\n\n${REVISED_NOTE}` }];
+    if (compact) ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: current.filter((a) => agent.seen.get(a.agentId) !== a.version).map((a) => a.label), via });
+  } else {
+    const changed = current.filter((a) => agent.seen.get(a.agentId) !== a.version);
+    if (changed.length === 0 && via === 'tool_result') return;
+    if (changed.length === 0) {
+      appendUserText(agent, noNewsMessage(ctx.capReached(agent)));
+    } else {
+      const unchanged = current.filter((a) => !changed.includes(a));
+      appendUserText(agent, buildUpdateMessage(changed.map(toBoardEntry), unchanged.map(toBoardEntry), ctx.capReached(agent)));
+      ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
+    }
+  }
+  for (const a of current) agent.seen.set(a.agentId, a.version);
+  agent.seenRevision = board.revision;
+}

@@ -1,0 +1,101 @@
+// The end of a run: pick the winner (plurality of current votes, ties by config order; past a limit, the votes
+// still valid; else the newest answer) and produce the final answer, as it was voted or rewritten by the winner
+// seeing every answer and the votes' reasons. Every ending still yields the best answer available.
+
+import type { ModelRequest } from '../providers/types';
+import { toBoardEntry, type AnswerVersion } from './board';
+import type { EndReason } from './events';
+import { callModel } from './model-call';
+import type { RunResult } from './ports';
+import { buildSynthesisSystemPrompt, buildSynthesisUserMessage } from './prompts';
+import { asProviderError } from './retry';
+import type { RunContext } from './run-context';
+import { tallyVotes } from './tally';
+
+type WinnerBasis = 'current_votes' | 'latest_votes' | 'latest_answer';
+
+interface Winner {
+  answer: AnswerVersion;
+  votes: Record<string, number>;
+  tieBreak: boolean;
+  basis: WinnerBasis;
+  reasons: string[];
+}
+
+function pickWinner(ctx: RunContext): Winner | null {
+  const { board } = ctx;
+  const order = ctx.agents.map((a) => a.spec.id);
+  const candidates = new Set(board.current().map((a) => a.agentId));
+  if (candidates.size === 0) return null;
+  const current = ctx.live().flatMap((a) => (a.vote && ctx.hasCurrentVote(a) ? [a.vote] : []));
+  // Past the limits: a vote still counts if the version it chose is still that agent's latest answer.
+  const stillValid = ctx.agents.flatMap((a) => {
+    const v = a.lastVote;
+    return v && board.latest(v.targetId)?.label === v.targetLabel ? [v] : [];
+  });
+  for (const [basis, votes] of [['current_votes', current], ['latest_votes', stillValid]] as const) {
+    const tally = tallyVotes(order, votes, candidates);
+    if (tally.winnerId) {
+      // The tally only names candidates, and every candidate has a latest answer.
+      const answer = board.latest(tally.winnerId)!;
+      const reasons = votes.filter((v) => v.targetId === tally.winnerId && v.reason).map((v) => v.reason);
+      return { answer, votes: tally.counts, tieBreak: tally.tieBreak, basis, reasons };
+    }
+  }
+  return { answer: board.newest()!, votes: {}, tieBreak: false, basis: 'latest_answer', reasons: [] };
+}
+
+export async function finish(ctx: RunContext, reason: EndReason): Promise<RunResult> {
+  const winner = pickWinner(ctx);
+  const failures = ctx.agents.filter((a) => a.failed).map((a) => `${a.spec.id}: ${a.failure}`);
+  let error: string | undefined;
+  if (reason === 'all_failed') error = `Every agent failed.\n  ${failures.join('\n  ')}`;
+  else if (!winner) error = reason === 'cancelled' ? 'Cancelled before any agent answered.' : 'No agent produced an answer.';
+  if (!winner) {
+    const durationMs = Date.now() - ctx.started;
+    ctx.emit({ type: 'run_ended', reason, winnerId: null, durationMs, error });
+    return { reason, winnerId: null, winnerLabel: null, finalAnswer: null, error, durationMs };
+  }
+  const { answer } = winner;
+  ctx.emit({ type: 'winner_selected', agentId: answer.agentId, label: answer.label, votes: winner.votes, tieBreak: winner.tieBreak, basis: winner.basis });
+  const finalAnswer = await presentFinal(ctx, winner);
+  const durationMs = Date.now() - ctx.started;
+  ctx.emit({ type: 'run_ended', reason, winnerId: answer.agentId, durationMs, error });
+  return { reason, winnerId: answer.agentId, winnerLabel: answer.label, finalAnswer, error, durationMs };
+}
+
+async function presentFinal(ctx: RunContext, { answer, reasons, tieBreak }: Winner): Promise<string> {
+  const mode = ctx.options.orchestrator.finalAnswer;
+  // The winner is one of the run's agents by construction.
+  const agent = ctx.byId(answer.agentId)!;
+  ctx.emit({ type: 'final_started', agentId: answer.agentId, mode });
+  const asIs = (fallback?: string) => {
+    ctx.emit({ type: 'final_answer', agentId: answer.agentId, label: answer.label, content: answer.content, mode: 'as_is', fallback });
+    return answer.content;
+  };
+  if (mode === 'as_is') return asIs();
+  if (ctx.stopCause) return asIs(`synthesis skipped: run ${ctx.stopCause === 'timeout' ? 'timed out' : 'cancelled'}`);
+  if (ctx.budget.reached) return asIs('synthesis skipped: budget reached');
+  if (agent.failed) return asIs('synthesis skipped: the winning agent failed');
+  const request: ModelRequest = {
+    system: buildSynthesisSystemPrompt(agent.spec.systemMessage),
+    messages: [
+      {
+        role: 'user',
+        content: buildSynthesisUserMessage({ task: ctx.options.task, winnerLabel: agent.label, answers: ctx.board.current().map(toBoardEntry), reasons, tieBreak }),
+      },
+    ],
+    tools: [],
+    temperature: agent.spec.temperature,
+    maxTokens: agent.spec.maxTokens,
+  };
+  try {
+    const response = await callModel(ctx, agent, request, ctx.signal, 'final');
+    const content = response.text.trim();
+    if (!content) return asIs('synthesis returned no text');
+    ctx.emit({ type: 'final_answer', agentId: answer.agentId, label: answer.label, content, mode: 'synthesize' });
+    return content;
+  } catch (err) {
+    return asIs(`synthesis failed: ${asProviderError(err).message}`);
+  }
+}

@@ -1,0 +1,36 @@
+// One model call with the engine's retry policy: the budget admits it first, deltas stream out as events, usage
+// and cost are recorded, and transient provider errors are retried with back-off (honouring retry-after).
+
+import type { ModelRequest, ModelResponse } from '../providers/types';
+import { costUsd } from '../usage/cost';
+import { sleep } from '../util/sleep';
+import { asProviderError, retryDelayMs } from './retry';
+import type { AgentRuntime, RunContext } from './run-context';
+
+export async function callModel(ctx: RunContext, agent: AgentRuntime, request: ModelRequest, signal: AbortSignal, phase: 'coordination' | 'final'): Promise<ModelResponse> {
+  const agentId = agent.spec.id;
+  for (let attempt = 1; ; attempt++) {
+    const reservation = ctx.budget.reserve(request, agent.spec.pricing ?? null);
+    try {
+      const response = await agent.spec.provider.complete(request, {
+        signal,
+        onDelta: (d) => {
+          if (d.type === 'text') ctx.emit({ type: 'text_delta', agentId, text: d.text });
+          else if (d.type === 'reasoning') ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
+        },
+      });
+      const cost = response.usage && agent.spec.pricing ? costUsd(response.usage, agent.spec.pricing) : null;
+      ctx.budget.settle(reservation, response.usage, cost);
+      if (response.usage) ctx.emit({ type: 'usage', agentId, usage: response.usage, costUsd: cost, phase });
+      return response;
+    } catch (err) {
+      ctx.budget.settle(reservation, undefined, null);
+      const error = asProviderError(err);
+      if (signal.aborted || error.kind === 'aborted') throw error;
+      if (!error.retryable || attempt >= ctx.retry.maxAttemptsPerCall) throw error;
+      const delayMs = retryDelayMs(attempt, ctx.retry, error.retryAfterMs, ctx.options.random);
+      ctx.emit({ type: 'retry', agentId, attempt: attempt + 1, delayMs, error: error.message });
+      await sleep(delayMs, signal);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+// What the parts of the engine share during one run: the agents' runtime state, the board, the budget, the stop
+// signal and the event stamp. The orchestrator (rounds and stop), the turn (one agent's turn) and the finish
+// (winner, final answer) each read and change it; nothing outside src/core/engine sees it.
+
+import { setMaxListeners } from 'node:events';
+import type { ChatMessage } from '../providers/types';
+import { Board } from './board';
+import { BudgetGuard } from './budget';
+import type { FailureCause, RunEvent, RunEventBody, VoteRecord } from './events';
+import type { EngineAgent, RunOptions } from './ports';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry';
+
+export interface AgentRuntime {
+  spec: EngineAgent;
+  label: string;
+  messages: ChatMessage[];
+  /** Version of each agent's answer this agent has been shown. */
+  seen: Map<string, number>;
+  /** Board revision this agent has fully seen. */
+  seenRevision: number;
+  answerCount: number;
+  vote: VoteRecord | null;
+  /** The last vote it cast, kept after invalidation for the best-available fallback. */
+  lastVote: VoteRecord | null;
+  failed: boolean;
+  failure?: string;
+  consecutiveFailures: number;
+  turnController: AbortController | null;
+  /** The model's server refused tool definitions: coordination calls go as JSON text instead. */
+  textOnly: boolean;
+  /** The toolbox's start, run once before the first turn. */
+  toolsReady?: Promise<void>;
+  /**
+   * Its running turn can no longer be expected to add an answer, so the next round need not wait for it: the turn
+   * is vote-only (answer cap), or its latest response was refused in a way that leaves a vote as the move left
+   * (see `leavesAVote` in turn.ts). False between turns and while a retried turn waits.
+   */
+  settled: boolean;
+}
+
+export type StopCause = 'cancelled' | 'timeout';
+
+export class RunContext {
+  readonly agents: AgentRuntime[];
+  readonly board: Board;
+  /** Labels whose latest answer was refused as the same as another label's (see ValidationContext.sameAs). */
+  readonly sameAs = new Map<string, string>();
+  readonly retry: RetryPolicy;
+  readonly runController = new AbortController();
+  readonly budget: BudgetGuard;
+  readonly started = Date.now();
+  /** The prompt's CURRENT TIME, fixed for the run so the prompt prefix stays cacheable. */
+  readonly promptTime: Date;
+  stopCause: StopCause | null = null;
+  ended = false;
+  /** Wakes the coordinator when a running turn becomes settled (turn ends wake it through their promises). */
+  wakeCoordinator: () => void = () => undefined;
+  private seq = 0;
+
+  constructor(readonly options: RunOptions) {
+    if (options.agents.length === 0) throw new Error('MassGen needs at least one agent.');
+    const ids = new Set<string>();
+    for (const a of options.agents) {
+      if (ids.has(a.id)) throw new Error(`Duplicate agent id '${a.id}'.`);
+      ids.add(a.id);
+    }
+    this.agents = options.agents.map((spec, i) => ({
+      spec,
+      label: `agent${i + 1}`,
+      messages: [],
+      seen: new Map(),
+      seenRevision: 0,
+      answerCount: 0,
+      vote: null,
+      lastVote: null,
+      failed: false,
+      consecutiveFailures: 0,
+      turnController: null,
+      textOnly: false,
+      settled: false,
+    }));
+    this.board = new Board(this.agents.map((a) => ({ id: a.spec.id, label: a.label })));
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.promptTime = (options.now ?? (() => new Date()))();
+    // One abort listener per concurrent turn: many agents are normal, not a leak.
+    setMaxListeners(0, this.runController.signal);
+    this.budget = new BudgetGuard(options.orchestrator.budget, (reached) => this.emit({ type: 'budget_reached', ...reached }));
+  }
+
+  /** Every caller passes a fresh object literal, so it is stamped in place: no copy per event (most are deltas). */
+  emit(body: RunEventBody): void {
+    const event = body as RunEvent;
+    event.seq = ++this.seq;
+    event.t = Date.now() - this.started;
+    this.options.onEvent(event);
+  }
+
+  get signal(): AbortSignal {
+    return this.runController.signal;
+  }
+
+  live(): AgentRuntime[] {
+    return this.agents.filter((a) => !a.failed);
+  }
+
+  byId(agentId: string): AgentRuntime | undefined {
+    return this.agents.find((a) => a.spec.id === agentId);
+  }
+
+  hasCurrentVote(a: AgentRuntime): boolean {
+    return a.vote !== null && a.vote.seenRevision === this.board.revision;
+  }
+
+  capReached(a: AgentRuntime): boolean {
+    const cap = this.options.orchestrator.maxNewAnswersPerAgent;
+    return cap !== null && a.answerCount >= cap;
+  }
+
+  markFailed(agent: AgentRuntime, error: string, cause: FailureCause): void {
+    if (agent.failed) return;
+    agent.failed = true;
+    agent.failure = error;
+    agent.vote = null;
+    this.emit({ type: 'agent_failed', agentId: agent.spec.id, error, cause });
+  }
+
+  setSettled(agent: AgentRuntime, settled: boolean): void {
+    if (settled && !agent.settled) this.wakeCoordinator();
+    agent.settled = settled;
+  }
+
+  stop(cause: StopCause): void {
+    if (this.stopCause || this.ended) return;
+    this.stopCause = cause;
+    this.runController.abort();
+  }
+}

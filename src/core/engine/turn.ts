@@ -1,0 +1,303 @@
+// One agent turn: show the agent the board, ask the model, and apply its verdict (an answer, a vote, tool calls to
+// run first, or a correction and another try), with turn-level retries when the model fumbles the protocol or the
+// turn runs out of time. A failed or stopped turn leaves no half-finished exchange in the conversation.
+
+import type { ModelRequest, ModelResponse, ToolCall } from '../providers/types';
+import { ProviderError } from '../providers/types';
+import { errorMessage } from '../util/errors';
+import { sleep } from '../util/sleep';
+import { BudgetStop } from './budget';
+import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
+import { deliverBoard, toolResult } from './conversation';
+import type { AnswerChange, FailureCause, VoteRecord } from './events';
+import { callModel } from './model-call';
+import { buildCoordinationSystemPrompt, COORDINATION_RESULTS, ENFORCEMENT_MESSAGE, ENFORCEMENT_MESSAGE_VOTE_ONLY, TEXT_TOOL_PROTOCOL } from './prompts';
+import { asProviderError, retryDelayMs } from './retry';
+import type { AgentRuntime, RunContext } from './run-context';
+
+export const MAX_ENFORCEMENT_ATTEMPTS = 3;
+/** Tool round-trips allowed inside one turn before it counts as a failed turn (runaway tool loops). */
+export const MAX_TOOL_STEPS_PER_TURN = 25;
+
+/** A turn that failed for a reason of the engine's own (not a provider error). */
+class TurnError extends Error {
+  constructor(message: string, readonly retryable: boolean, readonly failure: FailureCause) {
+    super(message);
+  }
+}
+
+function failureCause(err: unknown): FailureCause {
+  return err instanceof TurnError ? err.failure : 'provider';
+}
+
+/** Servers such as Ollama answer 400 "<model> does not support tools" when a model has no tool calling. */
+function refusesTools(err: unknown): boolean {
+  return err instanceof ProviderError && err.kind === 'invalid_request' && /does not support tools|tools? (is|are) not supported|tool.{0,40}not supported|unsupported.{0,40}tool/i.test(err.message);
+}
+
+/** Runs the agent's turn for `round`, retrying failed turns within the agent's failure budget. Never throws. */
+export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, round: number): Promise<void> {
+  while (!agent.failed && !ctx.stopCause) {
+    const checkpoint = { length: agent.messages.length, seen: new Map(agent.seen), seenRevision: agent.seenRevision };
+    try {
+      await runTurn(ctx, agent, round);
+      agent.consecutiveFailures = 0;
+      return;
+    } catch (err) {
+      if (ctx.stopCause || agent.failed) return;
+      agent.messages.length = checkpoint.length;
+      agent.seen = checkpoint.seen;
+      agent.seenRevision = checkpoint.seenRevision;
+      if (err instanceof BudgetStop) return;
+      // Provider errors arrive here only after the call's own retries with back-off are spent (or were never
+      // worth trying); re-running the turn would just repeat them. Turn-level retries are for a model that
+      // fumbled the protocol or a turn that ran out of time.
+      const retryable = err instanceof TurnError && err.retryable;
+      const message = errorMessage(err);
+      const cause = failureCause(err);
+      agent.consecutiveFailures++;
+      const willRetry = retryable && agent.consecutiveFailures < ctx.retry.agentFailureBudget;
+      ctx.emit({ type: 'turn_failed', agentId: agent.spec.id, error: message, cause, willRetry });
+      if (!willRetry) {
+        ctx.markFailed(agent, message, cause);
+        return;
+      }
+      const delayMs = retryDelayMs(agent.consecutiveFailures, ctx.retry, undefined, ctx.options.random);
+      ctx.emit({ type: 'retry', agentId: agent.spec.id, attempt: agent.consecutiveFailures + 1, delayMs, error: message });
+      try {
+        await sleep(delayMs, ctx.signal);
+      } catch {
+        return;
+      }
+    }
+  }
+}
+
+async function runTurn(ctx: RunContext, agent: AgentRuntime, round: number): Promise<void> {
+  const turn = new AbortController();
+  agent.turnController = turn;
+  const seconds = ctx.options.timeouts.agentTurnTimeoutSeconds;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    turn.abort();
+  }, seconds * 1000);
+  const onRunAbort = () => turn.abort();
+  ctx.signal.addEventListener('abort', onRunAbort, { once: true });
+  try {
+    await turnLoop(ctx, agent, round, turn.signal);
+  } catch (err) {
+    if (timedOut) throw new TurnError(`turn timed out after ${seconds} s`, true, 'timeout');
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onRunAbort);
+    agent.turnController = null;
+    agent.settled = false;
+  }
+}
+
+/** The toolbox's start, once per agent before its first turn; a failure leaves the agent with the tools that work. */
+function startTools(ctx: RunContext, agent: AgentRuntime): Promise<void> {
+  const toolbox = agent.spec.toolbox;
+  agent.toolsReady ??= (async () => {
+    if (!toolbox?.start) return;
+    try {
+      await toolbox.start(ctx.signal);
+      ctx.emit({ type: 'tools_ready', agentId: agent.spec.id, tools: toolbox.tools.map((t) => t.name) });
+    } catch (err) {
+      ctx.emit({ type: 'tools_ready', agentId: agent.spec.id, tools: toolbox.tools.map((t) => t.name), error: asProviderError(err).message });
+    }
+  })();
+  return agent.toolsReady;
+}
+
+async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, signal: AbortSignal): Promise<void> {
+  await startTools(ctx, agent);
+  deliverBoard(ctx, agent, 'next_turn');
+  ctx.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.seenRevision, voteOnly: ctx.capReached(agent) });
+  ctx.setSettled(agent, ctx.capReached(agent));
+  let invalidAttempts = 0;
+  for (let step = 0; step < MAX_TOOL_STEPS_PER_TURN; step++) {
+    if (step > 0) deliverBoard(ctx, agent, 'tool_result');
+    const voteOnly = ctx.capReached(agent);
+    const response = await askModel(ctx, agent, voteOnly, signal);
+    if (!response) continue;
+    // Models without tool calling may write the call as JSON in their text; their results then go back as text.
+    const textual = response.toolCalls.length === 0;
+    const calls = textual ? parseTextToolCalls(response.text, `text_${agent.label}_${step}_${invalidAttempts}`) : response.toolCalls;
+    agent.messages.push({ role: 'assistant', content: response.text, toolCalls: textual ? undefined : calls });
+    for (const call of calls) ctx.emit({ type: 'tool_call', agentId: agent.spec.id, callId: call.id, name: call.name, arguments: call.arguments });
+    const change = await snapshotIfAnswering(ctx, agent, calls, voteOnly, signal);
+    const seenLabels = ctx.agents.filter((a) => agent.seen.has(a.spec.id)).map((a) => a.label);
+    const verdict = judge(ctx, agent, calls, voteOnly, seenLabels, change);
+    switch (verdict.kind) {
+      case 'answer':
+        acceptAnswer(ctx, agent, verdict.call, verdict.content, textual, change);
+        return;
+      case 'vote':
+        acceptVote(ctx, agent, verdict.call, verdict.targetLabel, verdict.reason, textual, verdict.note);
+        return;
+      case 'tools':
+        ctx.setSettled(agent, voteOnly);
+        for (const call of verdict.calls) {
+          // `tools` is only ever the verdict when the agent has a toolbox whose tools were called.
+          const result = await agent.spec.toolbox!.execute(call, signal);
+          toolResult(ctx, agent, call, result.ok, result.content, textual);
+        }
+        continue;
+      case 'invalid':
+      case 'none':
+        invalidAttempts++;
+        correct(ctx, agent, verdict, invalidAttempts, voteOnly, textual, seenLabels.length > 0);
+    }
+  }
+  throw new TurnError(`more than ${MAX_TOOL_STEPS_PER_TURN} tool steps in one turn`, true, 'protocol');
+}
+
+/** One model call for the turn; null when the server refused tool definitions and the agent switched to text. */
+async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean, signal: AbortSignal): Promise<ModelResponse | null> {
+  const toolbox = agent.spec.toolbox;
+  const system = buildCoordinationSystemPrompt({
+    systemMessage: agent.spec.systemMessage,
+    votingSensitivity: ctx.options.orchestrator.votingSensitivity,
+    noveltyRequirement: ctx.options.orchestrator.answerNoveltyRequirement,
+    now: ctx.promptTime,
+    voteOnly,
+  });
+  const request: ModelRequest = {
+    system: agent.textOnly ? `${system}\n\n${TEXT_TOOL_PROTOCOL}` : system,
+    messages: agent.messages.slice(),
+    tools: agent.textOnly ? [] : [...coordinationTools(ctx.agents.map((a) => a.label), voteOnly), ...(toolbox?.tools ?? [])],
+    toolChoice: 'auto',
+    temperature: agent.spec.temperature,
+    maxTokens: agent.spec.maxTokens,
+  };
+  try {
+    return await callModel(ctx, agent, request, signal, 'coordination');
+  } catch (err) {
+    if (agent.textOnly || !refusesTools(err)) throw err;
+    agent.textOnly = true;
+    ctx.emit({ type: 'retry', agentId: agent.spec.id, attempt: 2, delayMs: 0, error: `${errorMessage(err)}; continuing with coordination calls as JSON text` });
+    return null;
+  }
+}
+
+/**
+ * In a workspace run, an answer is its text plus the agent's copy: the copy is snapshotted as the version this
+ * answer would become before the answer is judged, since "the same answer" means the same text and the same change.
+ */
+async function snapshotIfAnswering(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly: boolean, signal: AbortSignal): Promise<AnswerChange | undefined> {
+  const workspace = agent.spec.workspace;
+  if (!workspace || voteOnly || calls.length !== 1 || calls[0].name !== NEW_ANSWER) return undefined;
+  const version = (ctx.board.latest(agent.spec.id)?.version ?? 0) + 1;
+  try {
+    return await workspace.snapshot(`${agent.label}.${version}`, signal);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new TurnError(`could not record ${agent.label}'s working copy: ${errorMessage(err)}`, false, 'workspace');
+  }
+}
+
+function judge(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly: boolean, seenLabels: string[], change: AnswerChange | undefined): ResponseVerdict {
+  return validateResponse(calls, {
+    labelsWithAnswers: seenLabels,
+    allLabels: ctx.agents.map((a) => a.label),
+    currentAnswers: ctx.board.current().map((a) => ({ label: a.agentLabel, content: a.content, changeId: a.change?.id, seen: agent.seen.get(a.agentId) === a.version })),
+    changeId: change?.id,
+    capReached: voteOnly,
+    maxNewAnswers: ctx.options.orchestrator.maxNewAnswersPerAgent,
+    novelty: ctx.options.orchestrator.answerNoveltyRequirement,
+    otherTools: new Set((agent.spec.toolbox?.tools ?? []).map((t) => t.name)),
+    sameAs: ctx.sameAs,
+  });
+}
+
+/** A refused or missing coordination call: tell the model what to fix, or give up after the allowed attempts. */
+function correct(
+  ctx: RunContext,
+  agent: AgentRuntime,
+  verdict: Extract<ResponseVerdict, { kind: 'invalid' | 'none' }>,
+  attempt: number,
+  voteOnly: boolean,
+  textual: boolean,
+  canVote: boolean,
+): void {
+  let message = verdict.kind === 'none' ? (voteOnly ? ENFORCEMENT_MESSAGE_VOTE_ONLY : ENFORCEMENT_MESSAGE) : verdict.summary;
+  // After a second reply without any call, offer the text form: the model may not be able to call tools.
+  if (verdict.kind === 'none' && attempt >= 2) message = `${message} ${TEXT_TOOL_PROTOCOL}`;
+  ctx.emit({ type: 'correction', agentId: agent.spec.id, attempt, message });
+  if (verdict.kind === 'invalid') {
+    if (verdict.sameAs) ctx.sameAs.set(agent.label, verdict.sameAs);
+    for (const r of verdict.results) toolResult(ctx, agent, r.call, false, r.content, textual);
+  } else {
+    agent.messages.push({ role: 'user', content: message });
+  }
+  if (attempt >= MAX_ENFORCEMENT_ATTEMPTS) {
+    throw new TurnError(`no valid ${VOTE} or ${NEW_ANSWER} call after ${MAX_ENFORCEMENT_ATTEMPTS} attempts (last: ${message})`, true, 'protocol');
+  }
+  ctx.setSettled(agent, voteOnly || (verdict.kind === 'invalid' && leavesAVote(verdict, canVote)));
+}
+
+/**
+ * A refusal after which the model is all but certain to vote in the same turn: its `new_answer` repeats or is too
+ * close to an answer on the board (it is told to vote for that one instead), or its `vote` had only a fixable flaw
+ * (unknown label, bad JSON, two votes) while there are answers to vote for. Anything else (a reply without a call,
+ * other tools, an empty or malformed answer) may well still end in an answer, so it keeps the round waiting.
+ */
+function leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, canVote: boolean): boolean {
+  if (verdict.sameAs) return true;
+  return canVote && verdict.results.every((r) => r.call.name === VOTE);
+}
+
+function acceptAnswer(ctx: RunContext, agent: AgentRuntime, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined): void {
+  const { board } = ctx;
+  const sawEverything = agent.seenRevision === board.revision;
+  const answer = board.add(agent.spec.id, content, change);
+  ctx.sameAs.delete(agent.label);
+  agent.answerCount++;
+  // `seen` is left alone: the agent is shown its own answer on the board next turn, under its anonymous label,
+  // which is the only way it learns which label to vote for.
+  if (sawEverything) agent.seenRevision = board.revision;
+  toolResult(ctx, agent, call, true, COORDINATION_RESULTS.answerRecorded, textual);
+  ctx.emit({
+    type: 'answer_added',
+    agentId: agent.spec.id,
+    label: answer.label,
+    version: answer.version,
+    content,
+    boardRevision: answer.revision,
+    ...(change ? { change } : {}),
+  });
+  for (const other of ctx.agents) {
+    if (other.vote && other.vote.seenRevision < board.revision) {
+      ctx.emit({ type: 'vote_invalidated', voterId: other.spec.id, targetLabel: other.vote.targetLabel, reason: `new answer ${answer.label}` });
+      other.vote = null;
+    }
+  }
+}
+
+function acceptVote(ctx: RunContext, agent: AgentRuntime, call: ToolCall, targetAgentLabel: string, reason: string, textual: boolean, note?: string): void {
+  // The verdict names only labels with an answer the agent has seen.
+  const target = ctx.agents.find((a) => a.label === targetAgentLabel)!;
+  const version = agent.seen.get(target.spec.id)!;
+  const vote: VoteRecord = {
+    voterId: agent.spec.id,
+    targetId: target.spec.id,
+    targetLabel: `${target.label}.${version}`,
+    reason,
+    seenRevision: agent.seenRevision,
+  };
+  agent.lastVote = vote;
+  ctx.emit({ type: 'vote_cast', vote });
+  const missed = ctx.board.since(agent.seenRevision);
+  if (missed.length === 0) {
+    agent.vote = vote;
+    toolResult(ctx, agent, call, true, COORDINATION_RESULTS.voteRecorded(note), textual);
+    return;
+  }
+  agent.vote = null;
+  const labels = missed.map((a) => a.label).join(', ');
+  ctx.emit({ type: 'vote_invalidated', voterId: agent.spec.id, targetLabel: vote.targetLabel, reason: `new answer ${labels} arrived before the vote` });
+  toolResult(ctx, agent, call, false, COORDINATION_RESULTS.voteOvertaken, textual);
+}
