@@ -9,7 +9,7 @@ import {
   unknownBackendMessage,
 } from './backends';
 import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type AgentConfig, type Budget, type MassGenConfig } from './types';
-import { McpBackendKeys, McpServerSchema, MCP_SERVER_UPSTREAM_ONLY, normalizeMcpBackend } from '../mcp/config';
+import { McpBackendKeys, McpServerSchema, MCP_SERVER_UPSTREAM_ONLY, normalizeMcpBackend } from './mcp';
 
 export interface ConfigIssue {
   file: string;

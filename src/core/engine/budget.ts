@@ -5,7 +5,7 @@
 import type { Budget, Pricing } from '../config/types';
 import type { ModelRequest, Usage } from '../providers/types';
 import { costUsd } from '../usage/cost';
-import { CHARS_PER_TOKEN, DEFAULT_ANSWER_TOKENS } from '../usage/estimate';
+import { CHARS_PER_TOKEN, DEFAULT_ANSWER_TOKENS } from '../usage/tokens';
 import type { BudgetLimit } from './events';
 
 export class BudgetStop extends Error {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ProviderError } from '../providers/types';
+import { AbortedError } from '../util/sleep';
 import { asProviderError, DEFAULT_RETRY, retryDelayMs } from './retry';
 
 describe('retry policy', () => {
@@ -32,5 +33,11 @@ describe('retry policy', () => {
     const e = asProviderError(new TypeError('boom'));
     assert.equal(e.kind, 'unknown');
     assert.equal(e.message, 'boom');
+  });
+
+  it('reads an aborted sleep as an aborted call, not an unknown failure to retry', () => {
+    const e = asProviderError(new AbortedError());
+    assert.equal(e.kind, 'aborted');
+    assert.equal(e.retryable, false);
   });
 });

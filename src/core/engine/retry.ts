@@ -3,6 +3,7 @@
 // retry-after; auth and invalid-request errors are never retried.
 
 import { ProviderError } from '../providers/types';
+import { AbortedError } from '../util/sleep';
 
 export interface RetryPolicy {
   /** Attempts per model call, the first included. */
@@ -22,6 +23,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 
 export function asProviderError(err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
+  if (err instanceof AbortedError) return new ProviderError('aborted', 'aborted');
   const message = err instanceof Error ? err.message : String(err);
   return new ProviderError('unknown', message, { cause: err });
 }

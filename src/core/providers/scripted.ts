@@ -44,7 +44,9 @@ export class ScriptedProvider implements ModelProvider {
     if (reply.delayMs) {
       const pieces = 4;
       for (let i = 0; i < pieces; i++) {
-        await sleep(reply.delayMs / pieces, signal);
+        await sleep(reply.delayMs / pieces, signal).catch(() => {
+          throw new ProviderError('aborted', 'aborted');
+        });
         const piece = text.slice(Math.floor((i * text.length) / pieces), Math.floor(((i + 1) * text.length) / pieces));
         if (piece) onDelta?.({ type: 'text', text: piece });
       }

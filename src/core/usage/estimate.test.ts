@@ -3,7 +3,8 @@ import type { Pricing } from '../config/types';
 import { boardHasAnswers, runTeam } from '../../../test/helpers/test-team';
 import type { ModelRequest } from '../providers/types';
 import { reply } from '../providers/scripted';
-import { DEFAULT_ANSWER_TOKENS, estimateRun, VOTE_TOKENS, type EstimateAgent, type EstimateInput } from './estimate';
+import { estimateRun, VOTE_TOKENS, type EstimateAgent, type EstimateInput } from './estimate';
+import { DEFAULT_ANSWER_TOKENS } from './tokens';
 
 const team = (...models: string[]): EstimateAgent[] => models.map((model, i) => ({ id: `a${i + 1}`, model }));
 const THREE = team('gpt-4.1-mini', 'claude-haiku-4-5', 'gpt-4.1');

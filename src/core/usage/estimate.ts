@@ -7,13 +7,11 @@ import { DEFAULT_ORCHESTRATOR, type FinalAnswerMode, type Pricing } from '../con
 import { coordinationTools } from '../engine/coordination-tools';
 import {
   buildCoordinationSystemPrompt, buildInitialUserMessage, buildSynthesisSystemPrompt, buildSynthesisUserMessage,
-  buildUpdateMessage, type BoardEntry,
+  buildUpdateMessage, COORDINATION_RESULTS, type BoardEntry,
 } from '../engine/prompts';
 import { costUsd, resolvePricing, type TokenCounts } from './cost';
+import { CHARS_PER_TOKEN, DEFAULT_ANSWER_TOKENS } from './tokens';
 
-/** The usual rule of thumb for English prose with OpenAI's and Anthropic's tokenizers. */
-export const CHARS_PER_TOKEN = 4;
-export const DEFAULT_ANSWER_TOKENS = 600;
 /** A vote call: the label and a sentence of reason. */
 export const VOTE_TOKENS = 60;
 
@@ -65,7 +63,7 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const PROMPT_TIME = new Date(2025, 0, 1);
 // The tool results the engine appends after an accepted answer or vote.
 const ANSWER_RECORDED = 'Your answer was recorded.';
-const VOTE_RECORDED = 'Your vote was recorded.';
+const VOTE_RECORDED = COORDINATION_RESULTS.voteRecorded();
 
 /** The agreeing team: everyone answers (nobody can vote on an empty board), then everyone votes, and votes agree. */
 function cheapestSchedule(n: number, maxRounds: number): Schedule {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { expandEnvRefs, parseMcpSettings } from './config';
+import { expandEnvRefs, parseMcpSettings } from './mcp';
 
 describe('mcp config (for hosts: parseMcpSettings)', () => {
   it('expands upper-case ${VAR} only and lists the unset ones', () => {

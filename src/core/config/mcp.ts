@@ -6,7 +6,7 @@
 // message here ever contains a value, only key paths and variable names.
 
 import { z } from 'zod';
-import type { McpServerConfig, McpTransportType, PlanningModeConfig } from '../config/types';
+import type { McpServerConfig, McpTransportType, PlanningModeConfig } from './types';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v));
 const names = z.array(z.string().min(1));
