@@ -6,7 +6,9 @@ import type { AgentConfig } from '../core/config/types';
 import type { EngineAgent } from '../core/engine/ports';
 import { createProvider } from '../core/providers/factory';
 import { backendPricing } from '../core/usage/cost';
-import { noChatModelsMessage, parseLmModelSpec, pickLmTeam, selectLmModels, VsCodeLmProvider } from './lm-provider';
+import { noChatModelsMessage, parseLmModelSpec, selectLmModels } from './lm/models';
+import { VsCodeLmProvider } from './lm/provider';
+import { pickLmTeam } from './lm/team';
 import type { RunConfig } from './run-config';
 
 function lmProvider(model: vscode.LanguageModelChat | vscode.LanguageModelChatSelector): VsCodeLmProvider {

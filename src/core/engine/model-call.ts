@@ -16,7 +16,7 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
         signal,
         onDelta: (d) => {
           if (d.type === 'text') ctx.emit({ type: 'text_delta', agentId, text: d.text });
-          else if (d.type === 'reasoning') ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
+          else ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
         },
       });
       const cost = response.usage && agent.spec.pricing ? costUsd(response.usage, agent.spec.pricing) : null;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { rejection, request } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
 import { createServer } from 'node:net';
-import { AnthropicProvider, RAW_ARGUMENTS_KEY, toolInput, type AnthropicOptions } from './anthropic';
+import { AnthropicProvider, type AnthropicOptions } from './anthropic';
+import { RAW_ARGUMENTS_KEY } from './turns';
 import type { ChatMessage, StreamDelta } from './types';
 import {
   coordinationScript,
@@ -83,7 +84,7 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     assert.equal(s.requests[0].path, '/v1/messages');
   });
 
-  it('assembles tool input that arrives as input_json_delta fragments, announcing the call once', async () => {
+  it('assembles tool input that arrives as input_json_delta fragments, streaming no deltas for it', async () => {
     const input = { content: 'The answer is 4, because 2+2=4 in every base above 4.' };
     await start(() => ({ toolCalls: [{ name: 'new_answer', input, id: 'toolu_abc' }], chunkSize: 7 }));
     const deltas: StreamDelta[] = [];
@@ -94,7 +95,7 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     // The raw text is passed through as streamed; the engine parses it.
     assert.equal(response.toolCalls[0].arguments, JSON.stringify(input));
     assert.deepEqual({ ...response.toolCalls[0], arguments: JSON.parse(response.toolCalls[0].arguments) }, { id: 'toolu_abc', name: 'new_answer', arguments: input });
-    assert.deepEqual(deltas, [{ type: 'tool_call_start', id: 'toolu_abc', name: 'new_answer' }]);
+    assert.deepEqual(deltas, []);
   });
 
   it('keeps several tool calls (after some text) apart, in block order', async () => {
@@ -117,12 +118,9 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
       ['vote', {}],
     ]);
     assert.deepEqual(response.toolCalls.map((c) => c.id), ['toolu_fake_0_0', 'toolu_fake_0_1', 'toolu_fake_0_2']);
-    assert.deepEqual(
-      deltas.filter((d) => d.type === 'tool_call_start').map((d) => (d.type === 'tool_call_start' ? `${d.id}:${d.name}` : '')),
-      ['toolu_fake_0_0:new_answer', 'toolu_fake_0_1:vote', 'toolu_fake_0_2:vote'],
-    );
-    // Text deltas precede the first tool announcement, as the blocks were streamed.
-    assert.equal(deltas.findIndex((d) => d.type === 'tool_call_start'), deltas.filter((d) => d.type === 'text').length);
+    // Only the text streams; the calls are in the response.
+    assert.ok(deltas.every((d) => d.type === 'text'));
+    assert.equal(texts(deltas), 'Let me do both.');
   });
 
   it('passes malformed tool input through raw for the engine to judge', async () => {
@@ -282,12 +280,6 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
   });
 
   it('replays malformed or non-object tool arguments wrapped so the API accepts them', async () => {
-    assert.deepEqual(toolInput('{"a":1}'), { a: 1 });
-    assert.deepEqual(toolInput('  '), {});
-    assert.deepEqual(toolInput('{"content": "unterminated'), { [RAW_ARGUMENTS_KEY]: '{"content": "unterminated' });
-    assert.deepEqual(toolInput('[1,2]'), { [RAW_ARGUMENTS_KEY]: '[1,2]' });
-    assert.deepEqual(toolInput('null'), { [RAW_ARGUMENTS_KEY]: 'null' });
-
     await start(() => ({ text: 'ok' }));
     await provider().complete(
       request({

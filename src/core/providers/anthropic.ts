@@ -4,7 +4,6 @@
 // SDK 1.x speaks API version 2026-10-21, which answers 400 to `temperature`, `top_p` and `top_k` (even at their
 // defaults) and whose SDK sends the key as `Authorization: Bearer`. So this provider never sends a temperature, and
 // it also sends the key as `x-api-key`, the header Anthropic-compatible gateways and proxies read.
-import { randomUUID } from 'node:crypto';
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
@@ -13,10 +12,10 @@ import type {
   Tool,
   ToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
-import { parseRetryAfter } from './openai-compatible';
+import { callId, HEADERS_TIMEOUT_MS, kindForStatus, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
+import { toolInput, toTurns, type Turn } from './turns';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError, type ProviderErrorKind } from './types';
-import { describeNetworkCause } from './network-errors';
 
 export interface AnthropicOptions {
   model: string;
@@ -42,14 +41,6 @@ export interface AnthropicOptions {
 
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_MAX_TOKENS = 8192;
-// The SDK throws without some credential, and would otherwise go looking for one in the environment and in profile
-// files; keyless gateways ignore it.
-const PLACEHOLDER_KEY = 'not-needed';
-// As in the OpenAI-compatible provider: the SDK's timeout only covers the wait for response headers (it is cleared
-// once the stream starts). Stalls mid-stream are the engine's turn timeout to catch.
-const HEADERS_TIMEOUT_MS = 5 * 60_000;
-/** The key under which tool-call arguments that are not a JSON object are replayed (tool_use input must be one). */
-export const RAW_ARGUMENTS_KEY = '_raw_arguments';
 
 const STOP_REASONS: Readonly<Record<string, string>> = {
   end_turn: 'stop',
@@ -59,7 +50,7 @@ const STOP_REASONS: Readonly<Record<string, string>> = {
   model_context_window_exceeded: 'length',
 };
 
-type Turn = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
+type AnthropicMessage = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
 
 interface ToolSlot {
   id: string;
@@ -84,6 +75,7 @@ export class AnthropicProvider implements ModelProvider {
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly client: Anthropic;
+  private readonly errors: SdkErrors<APIError>;
 
   constructor(private readonly options: AnthropicOptions) {
     this.model = options.model;
@@ -100,6 +92,13 @@ export class AnthropicProvider implements ModelProvider {
       timeout: HEADERS_TIMEOUT_MS,
       fetch: options.fetch,
     });
+    this.errors = {
+      classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
+      where: this.baseUrl,
+      key: this.apiKey,
+      streamUnit: 'event',
+      fromApiError: (error) => this.fromApiError(error),
+    };
   }
 
   async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
@@ -120,9 +119,7 @@ export class AnthropicProvider implements ModelProvider {
           case 'content_block_start': {
             const block = event.content_block;
             if (block.type === 'tool_use') {
-              const slot: ToolSlot = { id: block.id || generatedCallId(), name: block.name, json: '', initialInput: block.input, fragments: 0 };
-              slots.set(event.index, slot);
-              onDelta?.({ type: 'tool_call_start', id: slot.id, name: slot.name });
+              slots.set(event.index, { id: block.id || callId('toolu'), name: block.name, json: '', initialInput: block.input, fragments: 0 });
             } else if (block.type === 'text' && block.text) {
               text += block.text;
               onDelta?.({ type: 'text', text: block.text });
@@ -159,7 +156,7 @@ export class AnthropicProvider implements ModelProvider {
         }
       }
     } catch (error) {
-      throw this.toProviderError(error, signal);
+      throw toProviderError(error, signal, this.errors);
     }
     // On abort the SDK's stream iterator ends quietly instead of throwing, so the signal is the only witness.
     if (signal.aborted) throw new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
@@ -204,64 +201,15 @@ export class AnthropicProvider implements ModelProvider {
     };
   }
 
-  private toProviderError(error: unknown, signal: AbortSignal): ProviderError {
-    if (error instanceof ProviderError) return error;
-    const where = this.baseUrl;
-    if (signal.aborted || error instanceof APIUserAbortError) {
-      return new ProviderError('aborted', `request to ${where} was aborted`);
-    }
-    if (error instanceof APIConnectionTimeoutError) {
-      return new ProviderError('network', `cannot reach ${where}: no response within ${HEADERS_TIMEOUT_MS / 1000}s`, { cause: error });
-    }
-    if (error instanceof APIConnectionError) {
-      return new ProviderError('network', `cannot reach ${where}: ${describeNetworkCause(error)}`, { cause: error });
-    }
-    if (error instanceof APIError) return this.fromApiError(error);
-    if (error instanceof SyntaxError) {
-      return new ProviderError('unknown', `malformed stream event from ${where}: ${this.redact(error.message)}`, { cause: error });
-    }
-    // Anything else surfaced while reading the body (undici's "terminated", ECONNRESET): the connection dropped.
-    return new ProviderError('stream_cut', `stream from ${where} was cut: ${describeNetworkCause(error)}`, { cause: error });
-  }
-
-  // Status errors get no `cause`: the SDK error carries the server's message, which may echo the key.
   private fromApiError(error: APIError): ProviderError {
-    const status = error.status;
     const type = error.type ?? undefined;
-    const serverMessage = this.redact(error.apiMessage ?? error.message);
+    const serverMessage = redact(error.apiMessage ?? error.message, this.apiKey);
     const at = `${this.model} @ ${this.baseUrl}`;
-    if (status === undefined) {
+    if (error.status === undefined) {
       // An `event: error` inside the SSE stream after a 200: only the error type tells what happened.
-      const kind = kindForErrorType(type);
-      return new ProviderError(kind, `${at} reported ${type ?? 'an error'} mid-stream: ${serverMessage}`);
+      return new ProviderError(kindForErrorType(type), `${at} reported ${type ?? 'an error'} mid-stream: ${serverMessage}`);
     }
-    const retryAfterMs = parseRetryAfter(error.headers);
-    const options = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    if (status === 401 || status === 403) {
-      return new ProviderError('auth', `${at} refused the credentials (HTTP ${status}): ${serverMessage}`, options);
-    }
-    if (status === 402) return new ProviderError('auth', `${at} refused the request for billing reasons (HTTP 402): ${serverMessage}`, options);
-    if (status === 404) {
-      return new ProviderError(
-        'invalid_request',
-        `${at} returned HTTP 404: ${serverMessage} (check that the model name and the base URL are right)`,
-        options,
-      );
-    }
-    if (status === 400 || status === 413 || status === 422) {
-      return new ProviderError('invalid_request', `${at} rejected the request (HTTP ${status}): ${serverMessage}`, options);
-    }
-    if (status === 429) return new ProviderError('rate_limit', `${at} is rate limiting (HTTP 429): ${serverMessage}`, options);
-    if (status === 529) return new ProviderError('rate_limit', `${at} is overloaded (HTTP 529): ${serverMessage}`, options);
-    if (status === 408 || status === 409 || status >= 500) {
-      return new ProviderError('server', `${at} failed (HTTP ${status}): ${serverMessage}`, options);
-    }
-    return new ProviderError('unknown', `${at} answered HTTP ${status}: ${serverMessage}`, options);
-  }
-
-  private redact(message: string): string {
-    // Guard short keys: replacing a one-letter "key" would mangle the message without protecting anything.
-    return this.apiKey && this.apiKey.length >= 8 ? message.split(this.apiKey).join('***') : message;
+    return statusError(error.status, at, serverMessage, error.headers);
   }
 }
 
@@ -271,63 +219,30 @@ const TOOL_CHOICES: Readonly<Record<NonNullable<ModelRequest['toolChoice']>, Too
   none: { type: 'none' },
 };
 
-/**
- * Anthropic wants alternating user/assistant turns, and the tool results for an assistant's tool_use blocks at the
- * start of the very next user turn. Tool messages become `tool_result` blocks in a user turn, consecutive same-role
- * messages are merged into one turn, and in each user turn the tool results go first (an update text the engine
- * appends after them follows). Empty texts are dropped: the API rejects empty text blocks.
- */
-export function toAnthropicMessages(messages: ChatMessage[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const message of messages) {
-    const turn = toTurn(message);
-    if (turn.content.length === 0) continue;
-    const last = turns[turns.length - 1];
-    if (last?.role === turn.role) last.content.push(...turn.content);
-    else turns.push(turn);
-  }
-  for (const turn of turns) {
-    if (turn.role !== 'user') continue;
-    turn.content = [...turn.content.filter((b) => b.type === 'tool_result'), ...turn.content.filter((b) => b.type !== 'tool_result')];
-  }
-  return turns;
+/** The messages as the API's alternating turns (see `toTurns`), tool results as `tool_result` blocks. */
+function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
+  return toTurns(messages, toTurn, (block) => block.type === 'tool_result').map(({ role, parts }) => ({ role, content: parts }));
 }
 
-function toTurn(message: ChatMessage): Turn {
+/** One message's blocks. Empty texts are left out: the API rejects empty text blocks. */
+function toTurn(message: ChatMessage): Turn<ContentBlockParam, ContentBlockParam> {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: message.content ? [{ type: 'text', text: message.content }] : [] };
+      return { role: 'user', parts: message.content ? [{ type: 'text', text: message.content }] : [] };
     case 'tool':
       return {
         role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: message.toolCallId, ...(message.content ? { content: message.content } : {}) }],
+        parts: [{ type: 'tool_result', tool_use_id: message.toolCallId, ...(message.content ? { content: message.content } : {}) }],
       };
     case 'assistant':
       return {
         role: 'assistant',
-        content: [
+        parts: [
           ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
           ...(message.toolCalls ?? []).map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: toolInput(c.arguments) })),
         ],
       };
   }
-}
-
-/**
- * The `input` of a replayed tool_use block, which the API requires to be a JSON object. Arguments that parse to an
- * object are sent as such, empty arguments as `{}`, anything else (malformed JSON, an array, a bare value) as
- * `{ "_raw_arguments": "<the raw text>" }`, so the model still sees what it produced when it reads the tool result
- * that rejected it.
- */
-export function toolInput(argumentsText: string): Record<string, unknown> {
-  if (!argumentsText.trim()) return {};
-  try {
-    const parsed: unknown = JSON.parse(argumentsText);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // Fall through to the wrapped form.
-  }
-  return { [RAW_ARGUMENTS_KEY]: argumentsText };
 }
 
 function markCacheBreakpoint(block: ContentBlockParam): void {
@@ -367,27 +282,23 @@ function toUsage(counts: UsageCounts): Usage {
   };
 }
 
-/** How an `error` event inside the stream is classified, by its `error.type`. */
-function kindForErrorType(type: string | undefined): ProviderErrorKind {
-  switch (type) {
-    case 'overloaded_error':
-    case 'rate_limit_error':
-      return 'rate_limit';
-    case 'authentication_error':
-    case 'permission_error':
-    case 'billing_error':
-      return 'auth';
-    case 'invalid_request_error':
-    case 'not_found_error':
-    case 'request_too_large':
-      return 'invalid_request';
-    default:
-      // api_error, timeout_error and anything new: a server-side failure worth another attempt.
-      return 'server';
-  }
-}
+/** The HTTP status the API documents for each error type. */
+const ERROR_TYPE_STATUS: Readonly<Record<string, number>> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
 
-function generatedCallId(): string {
-  return `toolu_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+/** How an `error` event inside the stream is classified: as the status its `error.type` stands for. */
+function kindForErrorType(type: string | undefined): ProviderErrorKind {
+  // Anything new is taken for a server-side failure worth another attempt.
+  return kindForStatus(type !== undefined && Object.hasOwn(ERROR_TYPE_STATUS, type) ? ERROR_TYPE_STATUS[type] : 500);
 }
 

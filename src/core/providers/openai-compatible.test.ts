@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rejection, request } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
 import { createServer } from 'node:net';
-import { OpenAICompatibleProvider, parseRetryAfter } from './openai-compatible';
+import { OpenAICompatibleProvider } from './openai-compatible';
 import type { ModelResponse, StreamDelta } from './types';
 import {
   coordinationScript,
@@ -60,7 +60,7 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.equal(provider({ model: 'gpt-4o-mini' }).description, `openai-compatible gpt-4o-mini @ ${s.baseUrl}`);
   });
 
-  it('assembles tool-call arguments that arrive in fragments, announcing the call once', async () => {
+  it('assembles tool-call arguments that arrive in fragments, streaming no deltas for them', async () => {
     const args = { content: 'The answer is 4, because 2+2=4 in every base above 4.' };
     await start(() => ({ toolCalls: [{ name: 'new_answer', arguments: args, id: 'call_abc' }], chunkSize: 7 }));
     const deltas: StreamDelta[] = [];
@@ -69,7 +69,7 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.equal(response.stopReason, 'tool_calls');
     assert.equal(response.toolCalls.length, 1);
     assert.deepEqual({ ...response.toolCalls[0], arguments: JSON.parse(response.toolCalls[0].arguments) }, { id: 'call_abc', name: 'new_answer', arguments: args });
-    assert.deepEqual(deltas, [{ type: 'tool_call_start', id: 'call_abc', name: 'new_answer' }]);
+    assert.deepEqual(deltas, []);
   });
 
   it('keeps several tool calls in one response apart', async () => {
@@ -80,27 +80,22 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
       ],
       chunkSize: 4,
     }));
-    const deltas: StreamDelta[] = [];
-    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal });
 
     assert.deepEqual(response.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [
       ['new_answer', { content: 'four' }],
       ['vote', { agent_id: 'agent2', reason: 'clear' }],
     ]);
-    assert.deepEqual(deltas.map((d) => (d.type === 'tool_call_start' ? d.name : d.type)), ['new_answer', 'vote']);
     assert.notEqual(response.toolCalls[0].id, response.toolCalls[1].id);
   });
 
   it('generates ids for tool calls the server sent without one', async () => {
     await start(() => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1' } }, { name: 'vote', arguments: {} }], omitToolCallIds: true }));
-    const deltas: StreamDelta[] = [];
-    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+    const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal });
 
     const ids = response.toolCalls.map((c) => c.id);
     assert.ok(ids.every((id) => /^call_\w+$/.test(id)), `ids: ${ids.join(', ')}`);
     assert.notEqual(ids[0], ids[1]);
-    // The id announced while streaming is the id in the response.
-    assert.deepEqual(deltas.map((d) => (d.type === 'tool_call_start' ? d.id : '')), ids);
   });
 
   it('passes malformed tool arguments through raw for the engine to judge', async () => {
@@ -202,13 +197,6 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     await start(() => ({ error: { status: 429, message: 'slow down', headers: { 'retry-after-ms': '1500', 'retry-after': '9' } } }));
     const error = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
     assert.equal(error.retryAfterMs, 1500);
-  });
-
-  it('parses retry-after given as an HTTP date', () => {
-    const now = Date.parse('2025-01-01T00:00:00Z');
-    assert.equal(parseRetryAfter(new Headers({ 'retry-after': 'Wed, 01 Jan 2025 00:00:30 GMT' }), now), 30_000);
-    assert.equal(parseRetryAfter(new Headers({ 'retry-after': 'soon' }), now), undefined);
-    assert.equal(parseRetryAfter(new Headers(), now), undefined);
   });
 
   it('maps 500 to server (retryable, one request) and 503 retry-after too', async () => {
@@ -388,12 +376,10 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     it('takes tool calls from a plain JSON answer, arguments as a string or as an object', async () => {
       for (const argumentsAsObject of [false, true]) {
         await start(() => ({ nonStreaming: true, toolCalls: TWO_CALLS, usageIn: 'none', toolCallStyle: { argumentsAsObject } }));
-        const deltas: StreamDelta[] = [];
-        const response = await provider().complete(request({ tools: TOOLS }), { signal: live(), onDelta: (d) => deltas.push(d) });
+        const response = await provider().complete(request({ tools: TOOLS }), { signal: live() });
 
         assert.deepEqual(calls(response), EXPECTED_TWO_CALLS, `argumentsAsObject: ${argumentsAsObject}`);
         assert.deepEqual(response.toolCalls.map((c) => c.id), ['call_a', 'call_b']);
-        assert.deepEqual(deltas.map((d) => d.type === 'tool_call_start' && d.id), ['call_a', 'call_b']);
         assert.equal(response.stopReason, 'tool_calls');
         assert.equal(response.usage, undefined);
       }
@@ -501,13 +487,9 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
 
     it('takes several tool calls delivered whole in one chunk', async () => {
       await start(() => ({ toolCalls: TWO_CALLS, toolCallStyle: { whole: true } }));
-      const deltas: StreamDelta[] = [];
-      const response = await provider().complete(request({ tools: TOOLS }), { signal: live(), onDelta: (d) => deltas.push(d) });
+      const response = await provider().complete(request({ tools: TOOLS }), { signal: live() });
       assert.deepEqual(calls(response), EXPECTED_TWO_CALLS);
-      assert.deepEqual(deltas, [
-        { type: 'tool_call_start', id: 'call_a', name: 'new_answer' },
-        { type: 'tool_call_start', id: 'call_b', name: 'vote' },
-      ]);
+      assert.deepEqual(response.toolCalls.map((c) => c.id), ['call_a', 'call_b']);
     });
 
     it('groups fragments without an index by id, or failing that opens a call at each name', async () => {
@@ -537,11 +519,9 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     it('treats a legacy function_call, streamed or whole, as one tool call', async () => {
       for (const whole of [false, true]) {
         await start(() => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'it is right' } }], chunkSize: 4, toolCallStyle: { legacyFunctionCall: true, whole } }));
-        const deltas: StreamDelta[] = [];
-        const response = await provider().complete(request({ tools: TOOLS }), { signal: live(), onDelta: (d) => deltas.push(d) });
+        const response = await provider().complete(request({ tools: TOOLS }), { signal: live() });
         assert.deepEqual(calls(response), [['vote', { agent_id: 'agent1', reason: 'it is right' }]], `whole: ${whole}`);
         assert.match(response.toolCalls[0].id, /^call_\w+$/);
-        assert.deepEqual(deltas, [{ type: 'tool_call_start', id: response.toolCalls[0].id, name: 'vote' }]);
         assert.equal(response.stopReason, 'tool_calls');
       }
     });

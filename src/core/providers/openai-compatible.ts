@@ -1,7 +1,6 @@
 // The OpenAI-compatible provider: OpenAI itself and every server speaking its chat.completions API (vLLM, Ollama,
 // LM Studio, llama.cpp, Groq, OpenRouter, ...). Built on the official SDK with its retries off: the engine owns
 // retries, so one `complete` call is exactly one HTTP attempt, and every failure leaves here as a ProviderError.
-import { randomUUID } from 'node:crypto';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { Stream } from 'openai/streaming';
 import type {
@@ -14,7 +13,7 @@ import type {
   Usage,
 } from './types';
 import { ProviderError } from './types';
-import { describeNetworkCause } from './network-errors';
+import { callId, HEADERS_TIMEOUT_MS, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
 
 export interface OpenAICompatibleOptions {
   model: string;
@@ -31,11 +30,6 @@ export interface OpenAICompatibleOptions {
 }
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-// The SDK throws without a key; local servers ignore the Authorization header.
-const PLACEHOLDER_KEY = 'not-needed';
-// The SDK's timeout only covers the wait for response headers (it is cleared once the stream starts), so it must
-// allow for a local model's slow prompt processing. Stalls mid-stream are the engine's turn timeout to catch.
-const HEADERS_TIMEOUT_MS = 5 * 60_000;
 
 type OpenAIMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type Fetch = NonNullable<OpenAICompatibleOptions['fetch']>;
@@ -82,7 +76,6 @@ interface ToolCallSlot {
   id: string;
   name: string;
   arguments: string;
-  started: boolean;
 }
 
 /** An SDK status error with the whole response body, which the SDK itself reduces to its `error` member. */
@@ -104,6 +97,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly client: OpenAI;
+  private readonly errors: SdkErrors<APIError>;
   /** Optional fields this server refused: left out of every later request. */
   private readonly refusedFields = new Set<OptionalField>();
 
@@ -120,6 +114,13 @@ export class OpenAICompatibleProvider implements ModelProvider {
       defaultHeaders: options.defaultHeaders,
       fetch: closingLastEvent(options.fetch ?? globalThis.fetch),
     });
+    this.errors = {
+      classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
+      where: this.baseUrl,
+      key: this.apiKey,
+      streamUnit: 'chunk',
+      fromApiError: (error) => this.fromApiError(error),
+    };
   }
 
   async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
@@ -129,7 +130,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       const chunks = /event-stream/i.test(response.headers.get('content-type') ?? '') ? stream : wholeBodyChunks(await response.text());
       for await (const chunk of chunks) assembler.add(chunk);
     } catch (error) {
-      throw this.toProviderError(error, signal);
+      throw toProviderError(error, signal, this.errors);
     }
     // On abort the SDK's stream iterator ends quietly instead of throwing, so the signal is the only witness.
     if (signal.aborted) throw new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
@@ -189,66 +190,24 @@ export class OpenAICompatibleProvider implements ModelProvider {
     }
   }
 
-  private toProviderError(error: unknown, signal: AbortSignal): ProviderError {
-    if (error instanceof ProviderError) return error;
-    const where = this.baseUrl;
-    if (signal.aborted || error instanceof APIUserAbortError) {
-      return new ProviderError('aborted', `request to ${where} was aborted`);
-    }
-    if (error instanceof APIConnectionTimeoutError) {
-      return new ProviderError('network', `cannot reach ${where}: no response within ${HEADERS_TIMEOUT_MS / 1000}s`, { cause: error });
-    }
-    if (error instanceof APIConnectionError) {
-      return new ProviderError('network', `cannot reach ${where}: ${describeNetworkCause(error)}`, { cause: error });
-    }
-    if (error instanceof APIError) return this.fromApiError(error);
-    if (error instanceof SyntaxError) {
-      return new ProviderError('unknown', `malformed stream chunk from ${where}: ${this.redact(error.message)}`, { cause: error });
-    }
-    // Anything else surfaced while reading the body (undici's "terminated", ECONNRESET): the connection dropped.
-    return new ProviderError('stream_cut', `stream from ${where} was cut: ${describeNetworkCause(error)}`, { cause: error });
-  }
-
-  // Status errors get no `cause`: the SDK error carries the server's message, which may echo the key.
   private fromApiError(error: APIError): ProviderError {
-    const status = error.status;
     const serverMessage = this.serverMessage(error);
     const at = `${this.model} @ ${this.baseUrl}`;
-    if (status === undefined) {
+    if (error.status === undefined) {
       // An `error` object sent after a 200: inside the SSE stream, or as the whole JSON body.
       return new ProviderError('server', `${at} reported an error in its response: ${serverMessage}`);
     }
-    const retryAfterMs = parseRetryAfter(error.headers);
-    const options = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    if (status === 401 || status === 403) {
-      return new ProviderError('auth', `${at} refused the credentials (HTTP ${status}): ${serverMessage}`, options);
-    }
-    if (status === 404) {
-      // Many servers serve the API under /v1 only; guessing a rewrite would break paths like OpenRouter's /api/v1.
-      const v1 = this.baseUrl.endsWith('/v1') ? '' : `; did you mean ${this.baseUrl}/v1?`;
-      return new ProviderError('invalid_request', `${at} returned HTTP 404: ${serverMessage} (check that the model name and the base URL are right${v1})`, options);
-    }
-    if (status === 400 || status === 422) {
-      return new ProviderError('invalid_request', `${at} rejected the request (HTTP ${status}): ${serverMessage}`, options);
-    }
-    if (status === 429) return new ProviderError('rate_limit', `${at} is rate limiting (HTTP 429): ${serverMessage}`, options);
-    if (status === 408 || status === 409 || status >= 500) {
-      return new ProviderError('server', `${at} failed (HTTP ${status}): ${serverMessage}`, options);
-    }
-    return new ProviderError('unknown', `${at} answered HTTP ${status}: ${serverMessage}`, options);
+    // Many servers serve the API under /v1 only; guessing a rewrite would break paths like OpenRouter's /api/v1.
+    const v1 = this.baseUrl.endsWith('/v1') ? '' : `; did you mean ${this.baseUrl}/v1?`;
+    return statusError(error.status, at, serverMessage, error.headers, v1);
   }
 
   /** The server's explanation, redacted; one from a body in another shape than OpenAI's is cut to its gist. */
   private serverMessage(error: APIErrorWithBody): string {
     const message = (error.error as { message?: unknown } | undefined)?.message;
-    if (typeof message === 'string' && message) return this.redact(message);
+    if (typeof message === 'string' && message) return redact(message, this.apiKey);
     // Redact before clipping, so no part of the key survives the cut.
-    return clip(this.redact(error.responseBody === undefined ? error.message : bodyText(error.responseBody)));
-  }
-
-  private redact(message: string): string {
-    // Guard short keys: replacing a one-letter "key" would mangle the message without protecting anything.
-    return this.apiKey && this.apiKey.length >= 8 ? message.split(this.apiKey).join('***') : message;
+    return clip(redact(error.responseBody === undefined ? error.message : bodyText(error.responseBody), this.apiKey));
   }
 }
 
@@ -308,7 +267,7 @@ class ResponseAssembler {
   /** Undefined until a finish_reason arrived: without one the response is incomplete. */
   result(): ModelResponse | undefined {
     if (!this.finishReason) return undefined;
-    const toolCalls: ToolCall[] = this.calls.map((s) => ({ id: s.id || generatedCallId(), name: s.name, arguments: s.arguments }));
+    const toolCalls: ToolCall[] = this.calls.map((s) => ({ id: s.id || callId('call'), name: s.name, arguments: s.arguments }));
     // Ollama reports 'stop' after tool calls, the legacy API 'function_call': either way the turn ended in calls.
     const endedInCalls = toolCalls.length > 0 && (this.finishReason === 'stop' || this.finishReason === 'function_call');
     const stopReason = endedInCalls ? 'tool_calls' : this.finishReason;
@@ -324,11 +283,6 @@ class ResponseAssembler {
     if (name) slot.name = name;
     if (typeof args === 'string') slot.arguments += args;
     else if (args !== undefined && args !== null) slot.arguments = JSON.stringify(args);
-    if (!slot.started && slot.name) {
-      slot.started = true;
-      slot.id ||= generatedCallId();
-      this.onDelta?.({ type: 'tool_call_start', id: slot.id, name: slot.name });
-    }
   }
 
   /**
@@ -342,7 +296,7 @@ class ResponseAssembler {
   }
 
   private open(index?: number): ToolCallSlot {
-    const slot = { id: '', name: '', arguments: '', started: false };
+    const slot = { id: '', name: '', arguments: '' };
     this.calls.push(slot);
     if (index !== undefined) this.callsByIndex.set(index, slot);
     return slot;
@@ -424,27 +378,11 @@ function closingLastEvent(fetchImpl: Fetch): Fetch {
 
 const BLANK_LINE = new TextEncoder().encode('\n\n');
 
-function generatedCallId(): string {
-  return `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-}
-
 function mapUsage(usage: OpenAI.CompletionUsage): Usage {
   return {
     inputTokens: usage.prompt_tokens ?? 0,
     cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
     outputTokens: usage.completion_tokens ?? 0,
   };
-}
-
-/** Milliseconds from `retry-after-ms`, or `retry-after` as seconds or an HTTP date. */
-export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after')?.trim();
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

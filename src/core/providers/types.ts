@@ -41,11 +41,8 @@ export interface Usage {
   estimated?: boolean;
 }
 
-export type StreamDelta =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  /** A tool call began streaming (arguments follow in fragments; the full call is in the response). */
-  | { type: 'tool_call_start'; id: string; name: string };
+/** Streamed as the model produces it; tool calls are not streamed (they arrive whole, in the response). */
+export type StreamDelta = { type: 'text'; text: string } | { type: 'reasoning'; text: string };
 
 export interface ModelResponse {
   text: string;

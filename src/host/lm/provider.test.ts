@@ -1,185 +1,33 @@
 import assert from 'node:assert/strict';
-import { rejection, request } from '../../test/helpers/provider-tests';
+import { rejection, request } from '../../../test/helpers/provider-tests';
 import type * as vscode from 'vscode';
-import { PERSONAS } from '../core/config/discover';
-import { ProviderError, type ModelRequest, type StreamDelta } from '../core/providers/types';
+import { RAW_ARGUMENTS_KEY } from '../../core/providers/turns';
+import { ProviderError, type ModelRequest, type StreamDelta } from '../../core/providers/types';
+import { noChatModelsMessage } from './models';
+import { DEFAULT_JUSTIFICATION, VsCodeLmProvider } from './provider';
 import {
-  DEFAULT_JUSTIFICATION,
-  lmAgentConfig,
-  lmModelSpec,
-  noChatModelsMessage,
-  parseLmModelSpec,
-  parseToolInput,
-  pickLmTeam,
-  selectLmModels,
-  UNPARSED_ARGUMENTS_KEY,
-  VsCodeLmProvider,
-  type LmApi,
-} from './lm-provider';
-
-// ---------------------------------------------------------------------------------------------------------------
-// Hand-written fakes of the vscode.lm surface, with the same shapes as the real classes.
-
-class FakeTextPart {
-  constructor(public value: string) {}
-}
-class FakeToolCallPart {
-  constructor(public callId: string, public name: string, public input: object) {}
-}
-class FakeToolResultPart {
-  constructor(public callId: string, public content: unknown[]) {}
-}
-type FakePart = FakeTextPart | FakeToolCallPart | FakeToolResultPart;
-const USER = 1;
-const ASSISTANT = 2;
-class FakeChatMessage {
-  static User(content: string | FakePart[], name?: string) {
-    return new FakeChatMessage(USER, content, name);
-  }
-  static Assistant(content: string | FakePart[], name?: string) {
-    return new FakeChatMessage(ASSISTANT, content, name);
-  }
-  content: FakePart[];
-  constructor(public role: number, content: string | FakePart[], public name?: string) {
-    this.content = typeof content === 'string' ? [new FakeTextPart(content)] : content;
-  }
-}
-
-class FakeToken {
-  isCancellationRequested = false;
-  private listeners: Array<() => void> = [];
-  onCancellationRequested = (listener: () => void) => {
-    this.listeners.push(listener);
-    return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
-  };
-  fire() {
-    this.isCancellationRequested = true;
-    for (const l of this.listeners.splice(0)) l();
-  }
-  /** Resolves once cancelled. */
-  cancelled(): Promise<void> {
-    return new Promise((resolve) => (this.isCancellationRequested ? resolve() : this.onCancellationRequested(resolve)));
-  }
-}
-class FakeCancellationTokenSource {
-  static created: FakeCancellationTokenSource[] = [];
-  token = new FakeToken();
-  cancelCalls = 0;
-  disposed = false;
-  constructor() {
-    FakeCancellationTokenSource.created.push(this);
-  }
-  cancel() {
-    this.cancelCalls++;
-    if (!this.disposed) this.token.fire();
-  }
-  dispose() {
-    this.disposed = true;
-  }
-}
-
-class FakeLanguageModelError extends Error {
-  static NoPermissions(message?: string) {
-    return new FakeLanguageModelError(message ?? '', 'NoPermissions');
-  }
-  static Blocked(message?: string) {
-    return new FakeLanguageModelError(message ?? '', 'Blocked');
-  }
-  static NotFound(message?: string) {
-    return new FakeLanguageModelError(message ?? '', 'NotFound');
-  }
-  constructor(message: string, readonly code: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'LanguageModelError';
-  }
-}
-
-interface SentRequest {
-  messages: FakeChatMessage[];
-  options: vscode.LanguageModelChatRequestOptions | undefined;
-  token: FakeToken | undefined;
-}
-
-/** What a scripted model does for one request: yield parts; may wait for cancellation, hang, or throw. */
-type Script = (token: FakeToken) => AsyncIterable<unknown>;
-
-interface FakeModel extends vscode.LanguageModelChat {
-  sent: SentRequest[];
-  counted: Array<string | FakeChatMessage>;
-}
-
-function fakeModel(
-  init: { vendor?: string; family?: string; id?: string; script?: Script; sendError?: unknown; countTokens?: (x: string | FakeChatMessage) => number } = {},
-): FakeModel {
-  const vendor = init.vendor ?? 'copilot';
-  const family = init.family ?? 'gpt-4o';
-  const sent: SentRequest[] = [];
-  const counted: Array<string | FakeChatMessage> = [];
-  const model = {
-    id: init.id ?? `${vendor}-${family}`,
-    name: family,
-    vendor,
-    family,
-    version: '1',
-    maxInputTokens: 100_000,
-    sent,
-    counted,
-    async sendRequest(messages: FakeChatMessage[], options?: vscode.LanguageModelChatRequestOptions, token?: FakeToken) {
-      sent.push({ messages, options, token });
-      if (init.sendError) throw init.sendError;
-      const stream = (init.script ?? textScript('ok'))(token ?? new FakeToken());
-      return { stream, text: (async function* () {})() };
-    },
-    async countTokens(x: string | FakeChatMessage) {
-      counted.push(x);
-      if (init.countTokens) return init.countTokens(x);
-      const text = typeof x === 'string' ? x : x.content.map((p) => (p instanceof FakeTextPart ? p.value : JSON.stringify(p))).join('');
-      return text.length;
-    },
-  };
-  return model as unknown as FakeModel;
-}
-
-function textScript(...chunks: string[]): Script {
-  return async function* () {
-    for (const chunk of chunks) yield new FakeTextPart(chunk);
-  };
-}
-
-function fakeLm(models: vscode.LanguageModelChat[]) {
-  const selectors: Array<vscode.LanguageModelChatSelector | undefined> = [];
-  return {
-    selectors,
-    async selectChatModels(selector?: vscode.LanguageModelChatSelector) {
-      selectors.push(selector);
-      return models.filter((m) => (!selector?.vendor || m.vendor === selector.vendor) && (!selector?.family || m.family === selector.family));
-    },
-  };
-}
-
-function fakeApi(models: vscode.LanguageModelChat[] = []): LmApi {
-  return {
-    lm: fakeLm(models),
-    LanguageModelChatMessage: FakeChatMessage,
-    LanguageModelTextPart: FakeTextPart,
-    LanguageModelToolCallPart: FakeToolCallPart,
-    LanguageModelToolResultPart: FakeToolResultPart,
-    CancellationTokenSource: FakeCancellationTokenSource,
-    LanguageModelError: FakeLanguageModelError,
-    LanguageModelChatToolMode: { Auto: 1, Required: 2 },
-  } as unknown as LmApi;
-}
+  ASSISTANT,
+  FakeCancellationTokenSource,
+  FakeChatMessage,
+  FakeLanguageModelError,
+  FakeTextPart,
+  FakeToolCallPart,
+  FakeToolResultPart,
+  fakeApi,
+  fakeLm,
+  fakeModel,
+  textScript,
+  USER,
+} from '../../../test/fakes/vscode-lm';
 
 const TOOLS = [
   { name: 'new_answer', description: 'Submit an answer', parameters: { type: 'object', properties: { content: { type: 'string' } } } },
   { name: 'vote', description: 'Vote for an answer', parameters: { type: 'object', properties: { agent_id: { type: 'string' } } } },
 ];
 
-
 function signal(): AbortSignal {
   return new AbortController().signal;
 }
-
 
 function texts(message: FakeChatMessage): string[] {
   return message.content.filter((p) => p instanceof FakeTextPart).map((p) => (p as FakeTextPart).value);
@@ -278,19 +126,13 @@ describe('VsCodeLmProvider (fake vscode.lm)', () => {
       assert.equal((messages[2].content[1] as FakeTextPart).value, 'go on');
     });
 
-    it('replays malformed or non-object arguments as {} keeping the raw text', () => {
-      assert.deepEqual(parseToolInput(''), {});
-      assert.deepEqual(parseToolInput('{"a":1}'), { a: 1 });
-      assert.deepEqual(parseToolInput('{"a":'), { [UNPARSED_ARGUMENTS_KEY]: '{"a":' });
-      assert.deepEqual(parseToolInput('[1,2]'), { [UNPARSED_ARGUMENTS_KEY]: '[1,2]' });
-      assert.deepEqual(parseToolInput('null'), { [UNPARSED_ARGUMENTS_KEY]: 'null' });
-
+    it('replays malformed or non-object arguments as an object keeping the raw text', () => {
       const provider = new VsCodeLmProvider({ api: fakeApi(), model: fakeModel() });
       const [assistant] = provider.toLmMessages({
         system: '',
         messages: [{ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'vote', arguments: '{broken' }] }],
       }) as unknown as FakeChatMessage[];
-      assert.deepEqual((assistant.content[0] as FakeToolCallPart).input, { [UNPARSED_ARGUMENTS_KEY]: '{broken' });
+      assert.deepEqual((assistant.content[0] as FakeToolCallPart).input, { [RAW_ARGUMENTS_KEY]: '{broken' });
     });
   });
 
@@ -339,7 +181,7 @@ describe('VsCodeLmProvider (fake vscode.lm)', () => {
       ]);
     });
 
-    it('collects tool calls with JSON arguments, emits tool_call_start, and ignores unknown parts', async () => {
+    it('collects tool calls with JSON arguments, streaming only the text, and ignores unknown parts', async () => {
       const model = fakeModel({
         script: async function* () {
           yield new FakeTextPart('Voting now.');
@@ -360,11 +202,7 @@ describe('VsCodeLmProvider (fake vscode.lm)', () => {
       assert.equal(JSON.parse(response.toolCalls[0].arguments).agent_id, 'agent2');
       assert.match(response.toolCalls[1].id, /^call_[0-9a-f]{24}$/, 'a missing call id is generated');
       assert.equal(response.toolCalls[1].arguments, '{"content":"x"}');
-      assert.deepEqual(deltas, [
-        { type: 'text', text: 'Voting now.' },
-        { type: 'tool_call_start', id: 'call_1', name: 'vote' },
-        { type: 'tool_call_start', id: response.toolCalls[1].id, name: 'new_answer' },
-      ]);
+      assert.deepEqual(deltas, [{ type: 'text', text: 'Voting now.' }]);
     });
 
     it('passes a token from a CancellationTokenSource and disposes the source afterwards', async () => {
@@ -568,100 +406,6 @@ describe('VsCodeLmProvider (fake vscode.lm)', () => {
       const response = await provider.complete(request(), { signal: signal() });
       assert.equal(response.text, 'ok');
       assert.equal(fresh.sent.length, 1);
-    });
-  });
-});
-
-describe('vscode.lm model selection helpers', () => {
-  it('selectLmModels passes the selector (none for an empty one) and returns the models', async () => {
-    const models = [fakeModel({ family: 'gpt-4o' }), fakeModel({ family: 'claude-sonnet-4' })];
-    const lm = fakeLm(models);
-    assert.deepEqual(await selectLmModels(lm), models);
-    assert.deepEqual(await selectLmModels(lm, {}), models);
-    assert.deepEqual(await selectLmModels(lm, { family: 'claude-sonnet-4' }), [models[1]]);
-    assert.deepEqual(lm.selectors, [undefined, undefined, { family: 'claude-sonnet-4' }]);
-    assert.deepEqual(await selectLmModels(fakeLm([])), []);
-  });
-
-  it('noChatModelsMessage says what to do', () => {
-    const message = noChatModelsMessage();
-    assert.match(message, /No VS Code chat models are available/);
-    assert.match(message, /Sign in to GitHub Copilot/);
-    assert.match(message, /massgen\.agents/);
-    const filtered = noChatModelsMessage({ vendor: 'copilot', family: 'o9' });
-    assert.match(filtered, /No VS Code chat model matches copilot\/o9/);
-    assert.match(filtered, /massgen\.agents/);
-  });
-
-  it('parses and prints vendor/family model specs', () => {
-    assert.deepEqual(parseLmModelSpec('copilot/gpt-4o'), { vendor: 'copilot', family: 'gpt-4o' });
-    assert.deepEqual(parseLmModelSpec('gpt-4o'), { family: 'gpt-4o' });
-    assert.deepEqual(parseLmModelSpec('copilot/*'), { vendor: 'copilot' });
-    assert.deepEqual(parseLmModelSpec(''), {});
-    assert.deepEqual(parseLmModelSpec('auto'), {});
-    assert.deepEqual(parseLmModelSpec(undefined), {});
-    assert.equal(lmModelSpec(fakeModel({ vendor: 'copilot', family: 'gpt-4o' })), 'copilot/gpt-4o');
-  });
-});
-
-describe('pickLmTeam', () => {
-  it('picks three distinct models, spread across model lines, without personas', () => {
-    const models = [
-      fakeModel({ family: 'gpt-4o' }),
-      fakeModel({ family: 'gpt-4.1' }),
-      fakeModel({ family: 'claude-sonnet-4' }),
-      fakeModel({ family: 'gemini-2.5-pro' }),
-    ];
-    const team = pickLmTeam(models);
-    assert.deepEqual(team.map((a) => a.model.family), ['gpt-4o', 'claude-sonnet-4', 'gemini-2.5-pro']);
-    assert.deepEqual(team.map((a) => a.id), ['gpt-4o', 'claude-sonnet-4', 'gemini-2-5-pro']);
-    assert.ok(team.every((a) => a.personaSystemMessage === undefined));
-  });
-
-  it('fills from the same line when there are not enough lines', () => {
-    const team = pickLmTeam([fakeModel({ family: 'gpt-4o' }), fakeModel({ family: 'gpt-4.1' }), fakeModel({ family: 'gpt-5' })]);
-    assert.deepEqual(team.map((a) => a.model.family), ['gpt-4o', 'gpt-4.1', 'gpt-5']);
-  });
-
-  it('one model → three agents on it with the three personas', () => {
-    const only = fakeModel({ family: 'gpt-4o' });
-    const team = pickLmTeam([only]);
-    assert.equal(team.length, 3);
-    assert.ok(team.every((a) => a.model === only));
-    assert.deepEqual(team.map((a) => a.personaSystemMessage), PERSONAS.slice(0, 3).map((p) => p.systemMessage));
-    assert.deepEqual(team.map((a) => a.id), PERSONAS.slice(0, 3).map((p) => `gpt-4o-${p.id}`));
-  });
-
-  it('two models → A, B, A, every agent with its own persona', () => {
-    const a = fakeModel({ family: 'gpt-4o' });
-    const b = fakeModel({ family: 'claude-sonnet-4' });
-    const team = pickLmTeam([a, b]);
-    assert.deepEqual(team.map((x) => x.model), [a, b, a]);
-    assert.deepEqual(team.map((x) => x.personaSystemMessage), PERSONAS.slice(0, 3).map((p) => p.systemMessage));
-    assert.equal(new Set(team.map((x) => x.id)).size, 3);
-  });
-
-  it('treats the same vendor/family twice as one model, and puts the preferred model first', () => {
-    const a = fakeModel({ family: 'gpt-4o', id: 'one' });
-    const a2 = fakeModel({ family: 'gpt-4o', id: 'two' });
-    const b = fakeModel({ family: 'claude-sonnet-4' });
-    const c = fakeModel({ family: 'gemini-2.5-pro' });
-    assert.equal(pickLmTeam([a, a2]).filter((x) => x.model === a).length, 3);
-    const team = pickLmTeam([a, b, c], { preferred: c });
-    assert.deepEqual(team.map((x) => x.model), [c, a, b]);
-    assert.equal(pickLmTeam([a, b, c], { teamSize: 2 }).length, 2);
-  });
-
-  it('throws the no-models message when there is no model', () => {
-    assert.throws(() => pickLmTeam([]), (e: Error) => e.message === noChatModelsMessage());
-  });
-
-  it('builds vscode-lm agent configs', () => {
-    const [agent] = pickLmTeam([fakeModel({ family: 'gpt-4o' })]);
-    assert.deepEqual(lmAgentConfig(agent), {
-      id: 'gpt-4o-reviewer',
-      backend: { type: 'vscode-lm', family: 'vscode-lm', model: 'copilot/gpt-4o' },
-      systemMessage: PERSONAS[0].systemMessage,
     });
   });
 });

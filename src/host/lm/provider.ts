@@ -15,12 +15,12 @@
 // - temperature/maxTokens are not sent: `modelOptions` are vendor-specific and Copilot has no documented keys.
 //   Callers that know their vendor can pass `modelOptions` explicitly.
 // - Usage is never reported by the API; it is estimated with `model.countTokens` and marked `estimated: true`.
-import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
-import type { AgentConfig } from '../core/config/types';
-import { PERSONAS, TEAM_SIZE } from '../core/config/discover';
-import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from '../core/providers/types';
-import { ProviderError } from '../core/providers/types';
+import { callId } from '../../core/providers/http-errors';
+import { toolInput, toTurns, type Turn } from '../../core/providers/turns';
+import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from '../../core/providers/types';
+import { ProviderError } from '../../core/providers/types';
+import { describeSelector, lmModelSpec, noChatModelsMessage, selectLmModels } from './models';
 
 /** The part of the `vscode` module this provider uses. In the extension, pass `vscode` itself. */
 export type LmApi = Pick<
@@ -35,9 +35,6 @@ export type LmApi = Pick<
   | 'LanguageModelChatToolMode'
 >;
 
-/** Only `selectChatModels` is needed from `vscode.lm`. */
-export type LmNamespace = Pick<typeof vscode.lm, 'selectChatModels'>;
-
 export const DEFAULT_JUSTIFICATION = 'MassGen runs several AI agents on your task in parallel; they compare their answers and vote on the best one.';
 
 export interface VsCodeLmProviderOptions {
@@ -50,16 +47,13 @@ export interface VsCodeLmProviderOptions {
   modelOptions?: Record<string, unknown>;
 }
 
-/** The raw arguments of a call whose JSON could not be parsed into an object are kept under this input key. */
-export const UNPARSED_ARGUMENTS_KEY = '_unparsed_arguments';
-
 const SYSTEM_PREAMBLE = 'System instructions from MassGen, the application you are working in. Follow them for this whole conversation.';
 
 type LmMessage = vscode.LanguageModelChatMessage;
 type UserPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart;
 type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
 
-/** Sentinel the abort race rejects with; never leaves this file (it becomes ProviderError 'aborted'). */
+/** Sentinel `raceAbort` rejects with; never leaves this file (it becomes ProviderError 'aborted'). */
 class AbortedByCaller extends Error {}
 
 export class VsCodeLmProvider implements ModelProvider {
@@ -89,29 +83,21 @@ export class VsCodeLmProvider implements ModelProvider {
   async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
     if (signal.aborted) throw this.abortedError();
     const source = new this.api.CancellationTokenSource();
-    let rejectAborted: (reason: unknown) => void = () => undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      rejectAborted = reject;
-    });
-    aborted.catch(() => undefined);
-    const onAbort = () => {
-      source.cancel();
-      rejectAborted(new AbortedByCaller());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+    const cancel = () => source.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
 
     let model: vscode.LanguageModelChat | undefined;
     try {
-      model = await Promise.race([this.resolveModel(), aborted]);
+      model = await raceAbort(this.resolveModel(), signal);
       const messages = this.toLmMessages(request);
-      const response = await Promise.race([Promise.resolve(model.sendRequest(messages, this.requestOptions(request), source.token)), aborted]);
+      const response = await raceAbort(model.sendRequest(messages, this.requestOptions(request), source.token), signal);
 
       let text = '';
       const toolCalls: ToolCall[] = [];
       const iterator = response.stream[Symbol.asyncIterator]();
       try {
         for (;;) {
-          const next = await Promise.race([iterator.next(), aborted]);
+          const next = await raceAbort(iterator.next(), signal);
           if (next.done) break;
           const part = next.value;
           if (part instanceof this.api.LanguageModelTextPart) {
@@ -119,9 +105,7 @@ export class VsCodeLmProvider implements ModelProvider {
             text += part.value;
             onDelta?.({ type: 'text', text: part.value });
           } else if (part instanceof this.api.LanguageModelToolCallPart) {
-            const call: ToolCall = { id: part.callId || generatedCallId(), name: part.name, arguments: JSON.stringify(part.input ?? {}) };
-            toolCalls.push(call);
-            onDelta?.({ type: 'tool_call_start', id: call.id, name: call.name });
+            toolCalls.push({ id: part.callId || callId('call'), name: part.name, arguments: JSON.stringify(part.input ?? {}) });
           }
           // Other parts (data, thinking, future types) carry nothing the engine uses.
         }
@@ -131,46 +115,25 @@ export class VsCodeLmProvider implements ModelProvider {
       }
       if (signal.aborted) throw new AbortedByCaller();
 
-      const usage = await Promise.race([estimateUsage(model, messages, outputText(text, toolCalls), source.token), aborted]);
+      const usage = await raceAbort(estimateUsage(model, messages, outputText(text, toolCalls), source.token), signal);
       return { text, toolCalls, ...(usage ? { usage } : {}), stopReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' };
     } catch (error) {
       throw this.toProviderError(error, signal, model);
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', cancel);
       source.dispose();
     }
   }
 
   /** The request's messages as VS Code chat messages (system prompt first, as a User message). Exposed for tests. */
   toLmMessages(request: Pick<ModelRequest, 'system' | 'messages'>): LmMessage[] {
-    const { LanguageModelChatMessage, LanguageModelTextPart } = this.api;
-    const result: LmMessage[] = [];
-    if (request.system.trim()) {
-      result.push(LanguageModelChatMessage.User([new LanguageModelTextPart(wrapSystem(request.system))]));
-    }
-    // Built as role-tagged part lists first so same-role neighbours merge, then turned into messages.
-    const turns: Array<{ role: 'user'; parts: UserPart[] } | { role: 'assistant'; parts: AssistantPart[] }> = [];
-    for (const message of request.messages) {
-      const turn = this.toTurn(message);
-      if (turn.parts.length === 0) continue;
-      const last = turns[turns.length - 1];
-      if (last && last.role === 'user' && turn.role === 'user') last.parts.push(...turn.parts);
-      else if (last && last.role === 'assistant' && turn.role === 'assistant') last.parts.push(...turn.parts);
-      else turns.push(turn);
-    }
-    for (const turn of turns) {
-      if (turn.role === 'user') {
-        const results = turn.parts.filter((p) => p instanceof this.api.LanguageModelToolResultPart);
-        const rest = turn.parts.filter((p) => !(p instanceof this.api.LanguageModelToolResultPart));
-        result.push(LanguageModelChatMessage.User([...results, ...rest]));
-      } else {
-        result.push(LanguageModelChatMessage.Assistant(turn.parts));
-      }
-    }
-    return result;
+    const { LanguageModelChatMessage, LanguageModelTextPart, LanguageModelToolResultPart } = this.api;
+    const system = request.system.trim() ? [LanguageModelChatMessage.User([new LanguageModelTextPart(wrapSystem(request.system))])] : [];
+    const turns = toTurns(request.messages, (m) => this.toTurn(m), (part) => part instanceof LanguageModelToolResultPart);
+    return [...system, ...turns.map((t) => (t.role === 'user' ? LanguageModelChatMessage.User(t.parts) : LanguageModelChatMessage.Assistant(t.parts)))];
   }
 
-  private toTurn(message: ChatMessage): { role: 'user'; parts: UserPart[] } | { role: 'assistant'; parts: AssistantPart[] } {
+  private toTurn(message: ChatMessage): Turn<UserPart, AssistantPart> {
     const { LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart } = this.api;
     switch (message.role) {
       case 'user':
@@ -183,7 +146,7 @@ export class VsCodeLmProvider implements ModelProvider {
         };
       case 'assistant': {
         const parts: AssistantPart[] = message.content ? [new LanguageModelTextPart(message.content)] : [];
-        for (const call of message.toolCalls ?? []) parts.push(new LanguageModelToolCallPart(call.id, call.name, parseToolInput(call.arguments)));
+        for (const call of message.toolCalls ?? []) parts.push(new LanguageModelToolCallPart(call.id, call.name, toolInput(call.arguments)));
         return { role: 'assistant', parts };
       }
     }
@@ -260,139 +223,21 @@ export class VsCodeLmProvider implements ModelProvider {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Model selection and team building
-
-/** The chat models matching `selector` (all models without one). May be empty: see `noChatModelsMessage`. */
-export async function selectLmModels(lm: LmNamespace, selector?: vscode.LanguageModelChatSelector): Promise<vscode.LanguageModelChat[]> {
-  const models = await lm.selectChatModels(selector && Object.keys(selector).length > 0 ? selector : undefined);
-  return [...(models ?? [])];
-}
-
-/** What to tell the user when `selectChatModels` found nothing: what to do, not just what went wrong. */
-export function noChatModelsMessage(selector?: vscode.LanguageModelChatSelector): string {
-  const filtered = selector && Object.values(selector).some((v) => v !== undefined && v !== '');
-  if (filtered) {
-    return (
-      `No VS Code chat model matches ${describeSelector(selector)}. Check the model name in settings (massgen.agents; ` +
-      'use vendor/family, e.g. copilot/gpt-4o), or make sure the extension providing that model is installed and signed in.'
-    );
-  }
-  return (
-    'No VS Code chat models are available. Sign in to GitHub Copilot (or install another extension that provides chat models), ' +
-    'then run again — or configure agents with API keys in settings (massgen.agents).'
-  );
-}
-
-/** `vendor/family`, the way a `vscode-lm` agent names its model in the config (e.g. `copilot/gpt-4o`). */
-export function lmModelSpec(model: Pick<vscode.LanguageModelChat, 'vendor' | 'family'>): string {
-  return `${model.vendor}/${model.family}`;
-}
-
 /**
- * The selector for a configured `vscode-lm` model: `vendor/family` (copilot/gpt-4o), a bare family (gpt-4o), or
- * empty / `auto` / `default` / `*` for any model.
+ * `promise`, or a rejection with AbortedByCaller as soon as `signal` aborts: a model, stream or tokenizer that ignores
+ * the cancellation token must not keep the caller waiting.
  */
-export function parseLmModelSpec(spec: string | undefined): vscode.LanguageModelChatSelector {
-  const value = (spec ?? '').trim();
-  if (!value || /^(auto|default|\*)$/i.test(value)) return {};
-  const slash = value.indexOf('/');
-  if (slash < 0) return { family: value };
-  const vendor = value.slice(0, slash).trim();
-  const family = value.slice(slash + 1).trim();
-  return { ...(vendor && vendor !== '*' ? { vendor } : {}), ...(family && family !== '*' ? { family } : {}) };
-}
-
-export interface LmAgentSpec {
-  id: string;
-  model: vscode.LanguageModelChat;
-  /** Set when agents share a model, so they still approach the task differently. */
-  personaSystemMessage?: string;
-}
-
-export interface PickLmTeamOptions {
-  /** Defaults to TEAM_SIZE (3). */
-  teamSize?: number;
-  /** A model to put first, e.g. the one the user picked in the chat view (`request.model`). */
-  preferred?: vscode.LanguageModelChat;
-}
-
-/**
- * A zero-config team from the available chat models.
- * - At least `teamSize` distinct models (distinct vendor/family): one agent per model, spread across model lines
- *   (gpt, claude, gemini, ...) before taking a second model of the same line; no personas (the models differ).
- * - Fewer distinct models: `teamSize` agents cycling through them (2 models → A, B, A), every agent with its own
- *   persona from PERSONAS, since some agents share a model.
- * Throws with `noChatModelsMessage()` when there is no model at all.
- */
-export function pickLmTeam(models: readonly vscode.LanguageModelChat[], options: PickLmTeamOptions = {}): LmAgentSpec[] {
-  const teamSize = Math.max(1, Math.floor(options.teamSize ?? TEAM_SIZE));
-  const distinct = dedupeModels(options.preferred ? [options.preferred, ...models] : models);
-  if (distinct.length === 0) throw new Error(noChatModelsMessage());
-
-  const ids = new Set<string>();
-  const uniqueId = (base: string) => {
-    let id = base;
-    for (let n = 2; ids.has(id); n++) id = `${base}-${n}`;
-    ids.add(id);
-    return id;
-  };
-
-  if (distinct.length >= teamSize) {
-    return spreadAcrossLines(distinct, teamSize).map((model) => ({ id: uniqueId(slug(model.family || model.id || model.vendor)), model }));
-  }
-  return Array.from({ length: teamSize }, (_, i) => {
-    const model = distinct[i % distinct.length];
-    const persona = PERSONAS[i % PERSONAS.length];
-    return { id: uniqueId(`${slug(model.family || model.id || model.vendor)}-${persona.id}`), model, personaSystemMessage: persona.systemMessage };
+function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortedByCaller());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedByCaller());
+    signal.addEventListener('abort', onAbort, { once: true });
+    // Settling after the abort is a no-op, and handles a late rejection.
+    Promise.resolve(promise)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
-
-/** The engine's agent config for a picked agent (type `vscode-lm`, model `vendor/family`). */
-export function lmAgentConfig(spec: LmAgentSpec): AgentConfig {
-  return {
-    id: spec.id,
-    backend: { type: 'vscode-lm', family: 'vscode-lm', model: lmModelSpec(spec.model) },
-    ...(spec.personaSystemMessage ? { systemMessage: spec.personaSystemMessage } : {}),
-  };
-}
-
-function dedupeModels(models: readonly vscode.LanguageModelChat[]): vscode.LanguageModelChat[] {
-  const seen = new Set<string>();
-  const result: vscode.LanguageModelChat[] = [];
-  for (const model of models) {
-    const key = lmModelSpec(model).toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    result.push(model);
-  }
-  return result;
-}
-
-/** The leading letters of the family: gpt-4o → gpt, claude-3.5-sonnet → claude, o3-mini → o. */
-function modelLine(model: vscode.LanguageModelChat): string {
-  return `${model.vendor}/${/^[a-z]+/i.exec(model.family)?.[0]?.toLowerCase() ?? model.family}`;
-}
-
-function spreadAcrossLines(models: vscode.LanguageModelChat[], count: number): vscode.LanguageModelChat[] {
-  const lines = new Set<string>();
-  const picked: vscode.LanguageModelChat[] = [];
-  for (const model of models) {
-    if (picked.length === count) break;
-    if (lines.has(modelLine(model))) continue;
-    lines.add(modelLine(model));
-    picked.push(model);
-  }
-  for (const model of models) {
-    if (picked.length === count) break;
-    if (!picked.includes(model)) picked.push(model);
-  }
-  // Keep the order the models came in (the preferred one first).
-  return models.filter((m) => picked.includes(m));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Helpers
 
 function isChatModel(value: vscode.LanguageModelChat | vscode.LanguageModelChatSelector): value is vscode.LanguageModelChat {
   return typeof (value as Partial<vscode.LanguageModelChat>).sendRequest === 'function';
@@ -400,31 +245,6 @@ function isChatModel(value: vscode.LanguageModelChat | vscode.LanguageModelChatS
 
 function wrapSystem(system: string): string {
   return `${SYSTEM_PREAMBLE}\n<system_instructions>\n${system}\n</system_instructions>`;
-}
-
-/**
- * The input object for a replayed tool call. The API wants an object; arguments that are not a JSON object are
- * replaced by {} holding the raw text under UNPARSED_ARGUMENTS_KEY, so the model still sees what it sent (the engine
- * answers such a call with a tool result explaining the error).
- */
-export function parseToolInput(raw: string): object {
-  if (!raw.trim()) return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
-  } catch {
-    // fall through
-  }
-  return { [UNPARSED_ARGUMENTS_KEY]: raw };
-}
-
-function describeSelector(selector: vscode.LanguageModelChatSelector): string {
-  const { vendor, family, version, id } = selector;
-  if (!vendor && !family && !version && !id) return 'any model';
-  let label = `${vendor || '*'}/${family || '*'}`;
-  if (version) label += `@${version}`;
-  if (id) label += ` (id ${id})`;
-  return label;
 }
 
 function outputText(text: string, toolCalls: ToolCall[]): string {
@@ -462,13 +282,4 @@ function describeError(error: unknown): string {
     if (message && !messages.includes(message)) messages.push(message);
   }
   return messages.join(': ') || String(error);
-}
-
-/** An agent id fragment: gpt-4o → gpt-4o, "Claude 3.5 Sonnet" → claude-3-5-sonnet. */
-function slug(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
-}
-
-function generatedCallId(): string {
-  return `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 }
