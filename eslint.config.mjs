@@ -1,13 +1,34 @@
-// Layering is enforced here: the engine (src/core) is editor-free and the CLI never touches the host.
+// The layering of ARCHITECTURE.md, enforced: src/core is editor-free and has floors (util < config < providers <
+// engine < the adapters mcp, workspace, status, edit, usage < run, the one place that assembles a run); the
+// protocol shared with the webview depends on no host; host files named below stay free of runtime `vscode`
+// imports (so they run in Node tests and the benchmark); the activation shell loads nothing but `vscode` and ids.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const noVscodeOrHost = (extra = []) => ({
+const VSCODE = { name: 'vscode', message: 'Only src/host may import vscode: inject a port from src/host instead.' };
+const HOST = { group: ['**/host/**', '../host', '../../host'], message: 'Only src/host may depend on src/host.' };
+/** The engine's class: only the run session (src/core/run) constructs it; everyone else uses engine/ports. */
+const ORCHESTRATOR = { group: ['**/engine/orchestrator', '**/engine/orchestrator.js'], message: 'Start runs through src/core/run/session.ts; import types from engine/ports.' };
+const ENGINE_INSIDES = {
+  group: ['**/engine/turn', '**/engine/finish', '**/engine/run-context', '**/engine/model-call', '**/engine/conversation'],
+  message: "These are the engine's insides; use engine/ports, events or run-state.",
+};
+
+/** `no-restricted-imports` for one folder: never vscode or host, nor the engine's insides, nor the floors above. */
+const restrict = (above = [], { allowOrchestrator = false, insideEngine = false, extra = [] } = {}) => ({
   'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/core must stay editor-free: inject a port from src/host instead.' }],
-    patterns: [{ group: ['**/host/**', '../host', '../../host', ...extra], message: 'src/core may not depend on src/host.' }],
+    paths: [VSCODE],
+    patterns: [
+      HOST,
+      ...(allowOrchestrator ? [] : [ORCHESTRATOR]),
+      ...(insideEngine ? [] : [ENGINE_INSIDES]),
+      ...extra,
+      ...above.map((folder) => ({ group: [`../${folder}`, `../${folder}/**`, `**/core/${folder}/**`], message: `This floor may not depend on core/${folder}, which sits above it (see ARCHITECTURE.md).` })),
+    ],
   }],
 });
+
+const ABOVE_ENGINE = ['mcp', 'workspace', 'status', 'edit', 'run'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test/vscode/rig/**', 'out/**', '**/*.js', '!eslint.config.mjs'] },
@@ -20,9 +41,29 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['src/core/**/*.ts'], rules: noVscodeOrHost() },
-  { files: ['src/cli/**/*.ts'], rules: noVscodeOrHost() },
-  { files: ['webview/**/*.ts'], rules: noVscodeOrHost(['**/core/**']) },
+  // src/core, floor by floor.
+  { files: ['src/core/util/**/*.ts'], rules: restrict(['config', 'providers', 'engine', 'usage', ...ABOVE_ENGINE]) },
+  { files: ['src/core/config/**/*.ts'], rules: restrict(['providers', 'engine', 'usage', ...ABOVE_ENGINE]) },
+  { files: ['src/core/providers/**/*.ts'], rules: restrict(['engine', ...ABOVE_ENGINE]) },
+  {
+    files: ['src/core/engine/**/*.ts'],
+    rules: restrict(ABOVE_ENGINE, { allowOrchestrator: true, insideEngine: true, extra: [{ group: ['../usage/estimate'], message: 'The estimate builds on the engine; the engine takes its constants from usage/tokens.' }] }),
+  },
+  { files: ['src/core/usage/**/*.ts', 'src/core/mcp/**/*.ts', 'src/core/workspace/**/*.ts', 'src/core/status/**/*.ts', 'src/core/edit/**/*.ts'], rules: restrict(['run']) },
+  { files: ['src/core/run/**/*.ts'], rules: restrict([], { allowOrchestrator: true }) },
+  { files: ['src/cli/**/*.ts'], rules: restrict() },
+  // The protocol both bundles share: no vscode, no host; the webview may take from core only what it re-exports.
+  { files: ['src/protocol/**/*.ts'], rules: restrict(['mcp', 'workspace', 'status', 'edit', 'run', 'providers', 'usage']) },
+  { files: ['webview/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [HOST, { group: ['**/core/**'], message: 'The webview takes engine types and the reducer from src/protocol only.' }] }] } },
+  // Host files whose logic runs in plain Node (tests, the benchmark): `vscode` as types only.
+  {
+    files: ['src/host/viewer/hub.ts', 'src/host/viewer/coalescer.ts', 'src/host/viewer/history.ts', 'src/host/viewer/html.ts', 'src/host/lm/*.ts', 'src/host/ids.ts', 'src/host/config-template.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ ...VSCODE, message: 'This host file runs in plain Node: import vscode as types only, and take the API through a port.', allowTypeImports: true }] }],
+    },
+  },
+  // The rest of the host: no engine insides, no orchestrator (runs start in RunManager through the run session).
+  { files: ['src/host/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [ORCHESTRATOR, ENGINE_INSIDES] }] } },
   // The activation shell: VS Code counts loading it as activation time, so it may load only `vscode` and ./ids;
   // the rest arrives with dist/runtime.js on first use (types are erased, so type imports are fine).
   {

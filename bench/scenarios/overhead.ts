@@ -1,17 +1,16 @@
 // Scenario 1: engine time against the physical bound. N agents each stream 1,500 tokens per call at 500 tokens/s
-// from the fake OpenAI server (its own process), through the real OpenAI-compatible provider (the openai SDK), with
-// the CLI's event consumers attached (run-state reducer, JSON log line). A run is one answer round and one vote
-// round. Bound = the busiest agent's summed stream time as the fake itself timed it; engine time = run() start to end.
+// from the fake OpenAI server (its own process), through the real OpenAI-compatible provider (the openai SDK) and
+// the run session every front end uses (which folds the RunState), with a listener writing the JSON log line. A run
+// is one answer round and one vote round. Bound = the busiest agent's summed stream time as the fake itself timed
+// it; engine time = start() to the result.
 // Also a team whose agents all write the same answer (a fake that ignores the prompt does that): the copies are
 // rejected as duplicates and their authors vote in the same turn, while the agent whose answer stood still needs a
 // vote turn of its own — which must not wait for the others' votes.
 
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_ORCHESTRATOR } from '../../src/core/config/types';
 import type { RunEvent } from '../../src/core/engine/events';
-import { Orchestrator } from '../../src/core/engine/orchestrator';
-import { applyEvent, initialRunState } from '../../src/core/engine/run-state';
-import { OpenAICompatibleProvider } from '../../src/core/providers/openai-compatible';
+import { RunSession } from '../../src/core/run/session';
+import { benchConfig } from '../lib/config';
 import { startFakeProcess, type FakeProcess } from '../lib/fake-client';
 import type { StreamTiming } from '../lib/fake-proc';
 import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
@@ -42,7 +41,7 @@ export interface OverheadRun {
   turnaroundMs: number;
   /** Run end after the last stream ended. */
   tailMs: number;
-  /** Time spent in the event consumers (reducer + JSON line). */
+  /** Time spent in the event listener (the JSON line; the session folds the state before it). */
   consumersMs: number;
   events: number;
   calls: number;
@@ -59,24 +58,19 @@ async function runOnce(fake: FakeProcess, n: number, tokens: number, sameAnswer 
   // fake's habit) must still count (for the answer agent1's matched).
   const replyOf = (i: number) => (sameAnswer && i === 0 ? { ...reply, ttftMs: TTFT_MS + 100 } : reply);
   fake.configure(Object.fromEntries(models.map((m, i) => [m, { answer: answer(i), voteFor: 'agent1', reply: replyOf(i) }])));
-  const state = initialRunState();
   let consumersMs = 0;
   let events = 0;
-  const orchestrator = new Orchestrator({
-    task: 'Parse a CSV line into typed fields.',
-    agents: models.map((m) => ({ id: m, provider: new OpenAICompatibleProvider({ model: m, baseUrl: fake.baseUrl }) })),
-    orchestrator: { ...DEFAULT_ORCHESTRATOR },
-    timeouts: { orchestratorTimeoutSeconds: 300, agentTurnTimeoutSeconds: 120 },
-    onEvent: (e: RunEvent) => {
-      const t = performance.now();
-      applyEvent(state, e);
-      JSON.stringify(e);
-      events++;
-      consumersMs += performance.now() - t;
-    },
+  // Through the run session, as every front end runs (it folds the state; the listener writes the JSON line).
+  const config = benchConfig(models.map((m) => ({ id: m, model: m, baseUrl: fake.baseUrl })), {}, { orchestratorTimeoutSeconds: 300, agentTurnTimeoutSeconds: 120 });
+  const session = new RunSession({ task: 'Parse a CSV line into typed fields.', config });
+  session.subscribe((e: RunEvent) => {
+    const t = performance.now();
+    JSON.stringify(e);
+    events++;
+    consumersMs += performance.now() - t;
   });
   const t0 = clock();
-  const result = await orchestrator.run();
+  const result = await session.start();
   const t1 = clock();
   if (result.reason !== 'consensus') throw new Error(`overhead run ended with ${result.reason}: ${result.error ?? ''}`);
   let timings: StreamTiming[] = [];

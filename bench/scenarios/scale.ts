@@ -7,10 +7,10 @@
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { DEFAULT_ORCHESTRATOR } from '../../src/core/config/types';
 import { estimatePromptTokens } from '../../src/core/engine/budget';
 import type { RunEvent } from '../../src/core/engine/events';
-import { Orchestrator } from '../../src/core/engine/orchestrator';
+import { RunSession } from '../../src/core/run/session';
+import { benchConfig } from '../lib/config';
 import { applyEvent, initialRunState } from '../../src/core/engine/run-state';
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse } from '../../src/core/providers/types';
 import { answerText } from '../lib/behaviours';
@@ -89,17 +89,16 @@ interface ScaleRun {
 
 async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: number, repeats: number): Promise<ScaleRun> {
   const providers = Array.from({ length: n }, (_, i) => new InstantProvider(`m${i + 1}`, `agent${i + 1}`, moves, maxRounds));
-  const make = (onEvent: (e: RunEvent) => void) =>
-    new Orchestrator({
-      task: 'Parse a CSV line into typed fields.',
-      agents: providers.map((p, i) => ({ id: `a${i + 1}`, provider: p })),
-      orchestrator: { ...DEFAULT_ORCHESTRATOR, maxRounds },
-      timeouts: { orchestratorTimeoutSeconds: 600, agentTurnTimeoutSeconds: 120 },
-      onEvent,
-    });
+  // Through the run session, as every front end runs: each provider stands behind an ordinary config entry.
+  const config = benchConfig(providers.map((p, i) => ({ id: `a${i + 1}`, model: p.model })), { maxRounds }, { orchestratorTimeoutSeconds: 600, agentTurnTimeoutSeconds: 120 });
+  const make = (onEvent: (e: RunEvent) => void) => {
+    const session = new RunSession({ task: 'Parse a CSV line into typed fields.', config, extraProviders: (a) => providers[Number(a.id.slice(1)) - 1] });
+    session.subscribe(onEvent);
+    return session;
+  };
   // Dry run: counts the events, records prompt sizes, warms the JIT.
   let total = 0;
-  await make(() => total++).run();
+  await make(() => total++).start();
   const calls = providers.reduce((sum, p) => sum + p.calls, 0);
   for (const p of providers) p.record = false;
 
@@ -131,7 +130,7 @@ async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: numb
       lastOut = performance.now();
     };
     gc();
-    const result = await make(onEvent).run();
+    const result = await make(onEvent).start();
     reason = result.reason;
     rounds = state.round;
     const d = parts(gaps, 10);
@@ -155,7 +154,7 @@ async function scaleRun(n: number, moves: ('answer' | 'vote')[], maxRounds: numb
       gc();
       heap.push(process.memoryUsage().heapUsed);
     }
-  }).run();
+  }).start();
 
   const promptChars = providers[0].promptChars;
   return {

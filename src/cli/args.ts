@@ -1,6 +1,7 @@
 // Command-line parsing for `massgen run` and `massgen validate`, kept apart from I/O so it is testable.
 
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../core/util/errors';
 
 export type CliCommand =
   | {
@@ -15,6 +16,10 @@ export type CliCommand =
       estimate: boolean;
       /** Run MCP tools that need approval without asking (default: deny them). */
       approveTools: boolean;
+      /** Give each agent its own copy of this folder to work on. */
+      workspace?: string;
+      /** Apply the winner's change to the workspace folder at the end. */
+      apply: boolean;
     }
   | { command: 'validate'; file: string }
   | { command: 'help' }
@@ -24,13 +29,18 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate]
-              [--approve-tools] "QUESTION"
+              [--approve-tools] [--workspace DIR [--apply]] "QUESTION"
   massgen validate FILE
   massgen --help | --version
 
 --estimate prints the expected model calls, tokens and cost range for the config and question, and runs nothing.
 --approve-tools lets agents run MCP tools that need approval (those that write, delete, execute… and those in
   require_approval); without it such calls are denied and the model is told so. MCP servers log to <log dir>/mcp.log.
+--workspace DIR gives each agent its own copy of DIR (a git worktree of HEAD plus your uncommitted and untracked
+  files when DIR is in a git repository) with file tools; DIR itself is never touched. The winner's change is saved
+  as <log dir>/final/<winner>/changes.patch (each answer's as agents/<id>/agentK.M.patch). --apply applies it to DIR
+  at the end, refusing and touching nothing if DIR changed underneath in a conflicting way. Upstream's
+  orchestrator.context_paths (permission: write / read) work as well.
 
 Without --config, MassGen uses .massgen/config.yaml, else builds a team from OPENAI_API_KEY / ANTHROPIC_API_KEY
 (and other provider keys) in the environment, else a local Ollama server at http://localhost:11434.
@@ -56,6 +66,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
     timeout: { type: 'string' },
     estimate: { type: 'boolean' },
     'approve-tools': { type: 'boolean' },
+    workspace: { type: 'string', short: 'w' },
+    apply: { type: 'boolean' },
   });
   if (positionals.length === 0) throw new UsageError('massgen run needs a QUESTION, e.g. massgen run "Refactor this function".');
   if (positionals.length > 1) throw new UsageError(`massgen run takes one QUESTION; quote it (got ${positionals.length} words unquoted?).`);
@@ -76,6 +88,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
     timeoutSeconds,
     estimate: Boolean(values.estimate),
     approveTools: Boolean(values['approve-tools']),
+    workspace: values.workspace as string | undefined,
+    apply: Boolean(values.apply),
   };
 }
 
@@ -86,6 +100,6 @@ function parse(args: string[], options: Options): { values: Record<string, strin
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: values as Record<string, string | boolean | undefined>, positionals };
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(errorMessage(err));
   }
 }

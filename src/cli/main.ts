@@ -1,5 +1,6 @@
 // The `massgen` binary: argument parsing and process wiring only; the work is in run-command.ts.
 
+import { errorMessage } from '../core/util/errors';
 import { parseCliArgs, UsageError, USAGE } from './args';
 import { EXIT, runCommand, validateCommand, type CliIO } from './run-command';
 
@@ -46,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
       return EXIT.config;
     }
     // Never a stack trace for the user; the message is enough, and MASSGEN_DEBUG shows the rest.
-    io.stderr.write(`massgen: ${(err as Error).message ?? String(err)}\n`);
+    io.stderr.write(`massgen: ${errorMessage(err)}\n`);
     if (process.env.MASSGEN_DEBUG) io.stderr.write(`${(err as Error).stack}\n`);
     return EXIT.execution;
   }

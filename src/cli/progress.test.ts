@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AgentInfo, RunEvent, RunEventBody } from '../core/engine/events';
 import { applyEvent, reduceEvents, type RunState } from '../core/engine/run-state';
-import { describeEvent } from '../core/engine/describe';
+import { describeEvent } from '../core/status/describe';
 import { footerLines } from './progress';
 
 const AGENTS: AgentInfo[] = [

@@ -1,7 +1,8 @@
 // Human progress on stderr: a line per event that matters (see core/engine/describe.ts) and, on a terminal, a live
 // footer with one line per agent, redrawn at most every 100 ms.
 
-import { describeEvent, oneLine, secs } from '../core/engine/describe';
+import { describeEvent, secs } from '../core/status/describe';
+import { oneLine } from '../core/util/text';
 import type { RunEvent } from '../core/engine/events';
 import type { AgentState, RunState } from '../core/engine/run-state';
 

@@ -1,21 +1,23 @@
-// `massgen run` and `massgen validate`: load the config, run the engine, project its events onto stderr progress,
-// status.json and the log directory, print the answer, and map the ending to upstream's exit codes.
+// `massgen run` and `massgen validate`: load the config, hand the run to a RunSession (which also keeps the log
+// directory and status.json), show its events as progress on stderr, print the answer, apply the winner's change
+// when asked, and map the ending to upstream's exit codes.
 
-import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { discoverConfig } from '../core/config/discover';
 import { ConfigError, formatIssue, loadConfigFile, type ConfigWarning } from '../core/config/load';
 import type { MassGenConfig } from '../core/config/types';
 import type { EndReason } from '../core/engine/events';
-import type { ApprovalHandler, McpLogEntry } from '../core/mcp';
-import { Orchestrator } from '../core/engine/orchestrator';
 import type { RunResult } from '../core/engine/ports';
-import { applyEvent, initialRunState } from '../core/engine/run-state';
-import { createProvider } from '../core/providers/factory';
-import { newLogDir, RunLog } from '../core/status/run-log';
+import type { ApprovalHandler } from '../core/mcp';
+import { SessionSetupError } from '../core/run/errors';
+import { RunSession, type SessionResult } from '../core/run/session';
+import { planWorkspace } from '../core/run/workspace-plan';
+import { newLogDir } from '../core/status/run-log';
 import { backendPricing } from '../core/usage/cost';
 import { estimateRun, type RunEstimate } from '../core/usage/estimate';
-import { buildStatus, StatusWriter } from '../core/status/status-file';
+import { errorMessage } from '../core/util/errors';
+import { applyPatch } from '../core/workspace/apply';
 import type { CliCommand } from './args';
 import { ProgressPrinter } from './progress';
 
@@ -67,113 +69,128 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
   const config = await resolveConfig(cmd, io);
   if (typeof config === 'number') return config;
   if (cmd.estimate) {
-    const estimate = estimateRun({
-      agents: config.agents.map((a) => ({ id: a.id, model: a.backend.model, pricing: backendPricing(a.backend).pricing, systemPromptChars: a.systemMessage?.length })),
-      question: cmd.question,
-      maxNewAnswersPerAgent: config.orchestrator.maxNewAnswersPerAgent,
-      maxRounds: config.orchestrator.maxRounds,
-      finalAnswer: config.orchestrator.finalAnswer,
-    });
-    io.stdout.write(formatEstimate(estimate, config));
+    io.stdout.write(formatEstimate(estimateFor(config, cmd.question), config));
     return EXIT.ok;
   }
-  const timeouts = { ...config.timeouts, ...(cmd.timeoutSeconds ? { orchestratorTimeoutSeconds: cmd.timeoutSeconds } : {}) };
-
-  let agents;
-  try {
-    agents = config.agents.map((a) => ({
-      id: a.id,
-      provider: createProvider(a),
-      systemMessage: a.systemMessage,
-      temperature: a.backend.temperature,
-      maxTokens: a.backend.maxTokens,
-      pricing: backendPricing(a.backend).pricing,
-    }));
-  } catch (err) {
-    io.stderr.write(`Configuration error: ${(err as Error).message}\n`);
-    return EXIT.config;
-  }
+  if (cmd.timeoutSeconds) config.timeouts.orchestratorTimeoutSeconds = cmd.timeoutSeconds;
+  const planned = planWorkspace(config, { workspace: cmd.workspace, cwd: io.cwd });
+  if (!planned.ok) return fail(io, EXIT.config, `Configuration error: ${planned.error}`);
+  const plan = planned.plan;
+  if (cmd.apply && !plan?.source) return fail(io, EXIT.config, '--apply needs a folder to apply the change to: pass --workspace DIR (or a context path with permission: write).');
+  for (const note of plan?.notes ?? []) io.stderr.write(`note: ${note}\n`);
 
   const logDir = cmd.logDir ? resolve(io.cwd, cmd.logDir) : newLogDir(join(io.cwd, '.massgen', 'logs'));
-  const log = new RunLog(logDir);
-  const statusPaths = [join(logDir, 'status.json'), ...(cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [])];
-  const state = initialRunState();
-  const status = new StatusWriter(statusPaths, () => buildStatus(state, logDir), 250, (path, err) => io.stderr.write(`warning: cannot write ${path}: ${err.message}\n`));
   const progress = cmd.automation ? undefined : new ProgressPrinter(io.stderr);
+  const warn = (message: string) => {
+    progress?.clearFooter();
+    io.stderr.write(`warning: ${message}\n`);
+  };
+  const session = new RunSession({
+    task: cmd.question,
+    config,
+    record: { logDir, statusFiles: cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [], onWarning: warn },
+    mcp: { approve: toolApprover(cmd, io, progress), processEnv: io.env },
+    files: plan ? { kind: 'workspace', source: plan.source, baseDir: join(tmpdir(), 'massgen-workspaces'), references: plan.references } : undefined,
+    onListenerError: (err) => warn(errorMessage(err)),
+  });
+  if (progress) session.subscribe((event, state) => progress.onEvent(event, state));
+  if (cmd.automation) {
+    io.stdout.write(`LOG_DIR: ${logDir}\nSTATUS: ${cmd.statusFile ? resolve(io.cwd, cmd.statusFile) : join(logDir, 'status.json')}\nQUESTION: ${cmd.question}\n`);
+    io.stdout.write('[Coordination in progress - monitor status.json for real-time updates]\n');
+  }
+  const removeInterrupt = io.onInterrupt(() => {
+    progress?.clearFooter();
+    io.stderr.write('\nInterrupted: stopping the agents and saving what they have so far…\n');
+    session.cancel();
+  });
+  let result: SessionResult;
+  try {
+    result = await session.start();
+  } catch (err) {
+    if (!(err instanceof SessionSetupError)) throw err;
+    const code = { config: EXIT.config, environment: EXIT.execution, cancelled: EXIT.interrupted }[err.kind];
+    return fail(io, code, `${err.kind === 'config' ? 'Configuration error' : 'Cannot start'}: ${err.message}`);
+  } finally {
+    removeInterrupt();
+  }
+  printResult(cmd, io, result);
+  const code = exitCodeFor(result);
+  if (cmd.apply && plan?.source) return (await applyWinner(io, plan.source, result, cmd.automation)) ?? code;
+  return code;
+}
 
-  // MCP servers: one toolbox per agent that has servers; their logs and stderr go to <log dir>/mcp.log only.
-  const usesMcp = config.agents.some((a) => a.backend.mcpServers?.length);
-  const mcpLogFile = usesMcp ? createWriteStream(join(logDir, 'mcp.log'), { flags: 'a' }) : undefined;
-  mcpLogFile?.on('error', () => undefined);
-  const mcpLog = (e: McpLogEntry) => mcpLogFile?.write(`${new Date().toISOString()} ${e.level} ${e.server}${e.agentId ? `@${e.agentId}` : ''} ${e.source}: ${e.message}\n`);
+function fail(io: CliIO, code: number, message: string): number {
+  io.stderr.write(`${message}\n`);
+  return code;
+}
+
+function estimateFor(config: MassGenConfig, question: string): RunEstimate {
+  return estimateRun({
+    agents: config.agents.map((a) => ({ id: a.id, model: a.backend.model, pricing: backendPricing(a.backend).pricing, systemPromptChars: a.systemMessage?.length })),
+    question,
+    maxNewAnswersPerAgent: config.orchestrator.maxNewAnswersPerAgent,
+    maxRounds: config.orchestrator.maxRounds,
+    finalAnswer: config.orchestrator.finalAnswer,
+  });
+}
+
+/** MCP tools that need approval: allowed with --approve-tools, else denied (said once per agent and tool). */
+function toolApprover(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, progress: ProgressPrinter | undefined): ApprovalHandler {
   const denied = new Set<string>();
-  const approve: ApprovalHandler = async (request) => {
+  return async (request) => {
     if (cmd.approveTools) return true;
-    if (!cmd.automation && !denied.has(`${request.agentId}\0${request.toolName}`)) {
-      denied.add(`${request.agentId}\0${request.toolName}`);
+    const key = `${request.agentId}\0${request.toolName}`;
+    if (!cmd.automation && !denied.has(key)) {
+      denied.add(key);
       progress?.clearFooter();
       io.stderr.write(`note: ${request.agentId} was denied ${request.toolName} (it needs approval; run with --approve-tools to allow such tools)\n`);
     }
     return false;
   };
-  // Loaded only for a team that uses MCP: the SDK's schemas take longer to set up than the rest of the start-up.
-  const mcp = usesMcp ? await import('../core/mcp/toolbox.js') : undefined;
-  const mcpPool = mcp && new mcp.McpServerPool({ log: mcpLog, processEnv: io.env });
-  const withTools = agents.map((a, i) => ({ ...a, toolbox: mcp?.mcpToolboxForAgent(config.agents[i], { approve, log: mcpLog, pool: mcpPool, processEnv: io.env }) }));
+}
 
-  if (cmd.automation) {
-    io.stdout.write(`LOG_DIR: ${logDir}\nSTATUS: ${statusPaths[statusPaths.length - 1]}\nQUESTION: ${cmd.question}\n`);
-    io.stdout.write('[Coordination in progress - monitor status.json for real-time updates]\n');
-  }
-
-  const orchestrator = new Orchestrator({
-    task: cmd.question,
-    agents: withTools,
-    orchestrator: config.orchestrator,
-    timeouts,
-    onEvent: (event) => {
-      applyEvent(state, event);
-      log.record(event);
-      if (event.type !== 'text_delta' && event.type !== 'reasoning_delta') status.changed();
-      progress?.onEvent(event, state);
-    },
-  });
-  const removeInterrupt = io.onInterrupt(() => {
-    progress?.clearFooter();
-    io.stderr.write('\nInterrupted: stopping the agents and saving what they have so far…\n');
-    orchestrator.cancel();
-  });
-  let result: RunResult;
-  try {
-    result = await orchestrator.run();
-  } finally {
-    removeInterrupt();
-    // The engine closes every toolbox when the run ends; the pool is the safety net for shared servers.
-    await mcpPool?.close();
-    await new Promise<void>((done) => (mcpLogFile ? mcpLogFile.end(done) : done()));
-    status.flush();
-    await log.close();
-  }
-  if (log.writeError) io.stderr.write(`warning: the event log is incomplete: ${log.writeError.message}\n`);
-
-  const answerFile = result.winnerId ? log.finalAnswerPath(result.winnerId) : null;
+function printResult(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, result: SessionResult): void {
   if (cmd.automation) {
     io.stdout.write(
       [
         `WINNER: ${result.winnerId ?? 'none'}`,
-        `ANSWER_FILE: ${answerFile ?? 'none'}`,
+        `ANSWER_FILE: ${result.answerFile ?? 'none'}`,
+        ...(result.changeFile ? [`CHANGES_FILE: ${result.changeFile}`] : []),
         `DURATION: ${(result.durationMs / 1000).toFixed(1)}s`,
         `ANSWER_PREVIEW: ${(result.finalAnswer ?? '').slice(0, 200).replace(/\s+/g, ' ')}`,
         `COMPLETED: ${result.reason}`,
         ...(result.error ? [`ERROR: ${result.error.replace(/\n\s*/g, '; ')}`] : []),
       ].join('\n') + '\n',
     );
-  } else {
-    if (result.finalAnswer !== null) io.stdout.write(result.finalAnswer.endsWith('\n') ? result.finalAnswer : `${result.finalAnswer}\n`);
-    else if (result.error) io.stderr.write(`${result.error}\n`);
-    io.stderr.write(`Log: ${logDir}\n`);
+    return;
   }
-  return exitCodeFor(result);
+  if (result.finalAnswer !== null) io.stdout.write(result.finalAnswer.endsWith('\n') ? result.finalAnswer : `${result.finalAnswer}\n`);
+  else if (result.error) io.stderr.write(`${result.error}\n`);
+  if (result.change) {
+    const files = result.change.files;
+    io.stderr.write(files.length ? `Changes: ${files.length} file(s) in ${result.changeFile ?? 'the winner'}: ${files.map((f) => f.path).join(', ')}\n` : 'Changes: none (the winner changed no files)\n');
+  }
+  io.stderr.write(`Log: ${result.logDir}\n`);
+}
+
+/** `--apply`: the winner's change onto the workspace folder, all or nothing. Returns an exit code when it failed. */
+async function applyWinner(io: CliIO, source: string, result: SessionResult, automation: boolean): Promise<number | undefined> {
+  const say = (line: string) => (automation ? io.stdout.write(`${line}\n`) : io.stderr.write(`${line}\n`));
+  if (!result.change) {
+    say(`APPLIED: no (${result.winnerId ? 'the winner carries no change' : 'no winner'})`);
+    return result.winnerId ? undefined : EXIT.execution;
+  }
+  if (result.change.patch === '') {
+    say('APPLIED: nothing to apply (the winner changed no files)');
+    return undefined;
+  }
+  const applied = await applyPatch(source, result.change.patch);
+  if (applied.ok) {
+    say(`APPLIED: ${applied.files.length} file(s) changed in ${source}`);
+    return undefined;
+  }
+  say(`APPLIED: no — ${applied.message}${result.changeFile ? ` The change is in ${result.changeFile}.` : ''}`);
+  return EXIT.execution;
 }
 
 const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;

@@ -4,16 +4,19 @@
 
 import * as vscode from 'vscode';
 import { fenceFor } from '../core/edit/selection-task';
-import { costText, oneLine } from '../core/engine/describe';
+import { costText } from '../core/status/describe';
+import { errorMessage } from '../core/util/errors';
+import { oneLine } from '../core/util/text';
 import type { RunEvent } from '../core/engine/events';
 import type { RunState } from '../core/engine/run-state';
-import { resolveRunConfig, MissingKeyError } from './run-config';
+import { resolveRunConfig, MissingKeyError } from './run/config';
 import type { KeyStore } from './keys';
-import type { RunManager } from './runs';
-import { captureTarget, type ApplyTarget, type RunPreviews } from './run-previews';
+import type { RunManager } from './run/manager';
+import { captureTarget, type ApplyTarget, type RunPreviews } from './run/previews';
 import type { SeedFile } from '../core/workspace/scratch';
 import { ConfigError } from '../core/config/load';
-import { PARTICIPANT_ID, type ChatResultMeta } from './ids';
+import { PARTICIPANT_ID, type ChatResultMeta, type CommandId } from './ids';
+import { pickWorkspaceFolder, workspaceInstructions } from './run/on-workspace';
 
 const MAX_REFERENCE_CHARS = 100_000;
 
@@ -51,6 +54,20 @@ function editInstructions(paths: string[]): string {
   ].join('\n');
 }
 
+/** The folder an /edit without attachments works on; undefined (having said why in the chat) when there is none. */
+async function workspaceToEdit(stream: vscode.ChatResponseStream): Promise<{ uri: vscode.Uri; name: string } | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    stream.markdown('`/edit` on the whole workspace needs a trusted workspace. Attach the files to change instead, e.g. `@massgen /edit rename parse #file:util.ts`.');
+    return undefined;
+  }
+  const folder = await pickWorkspaceFolder();
+  if (!folder) {
+    stream.markdown('Open a folder first (the agents work on copies of it), or attach the files to change, e.g. `@massgen /edit rename parse #file:util.ts`.');
+    return undefined;
+  }
+  return folder instanceof vscode.Uri ? { uri: folder, name: folder.path.split('/').pop() ?? 'workspace' } : { uri: folder.uri, name: folder.name };
+}
+
 /** The previous exchange with @massgen, so a follow-up ("explain the vote", "now add tests") has its context. */
 function previousExchange(history: vscode.ChatContext['history']): string | undefined {
   for (let i = history.length - 1; i > 0; i--) {
@@ -86,6 +103,9 @@ function tallyMarkdown(state: RunState): string {
 function narrate(event: RunEvent, state: RunState, stream: vscode.ChatResponseStream): void {
   const who = (id: string) => state.agents.find((a) => a.id === id)?.label ?? id;
   switch (event.type) {
+    case 'run_started':
+      stream.markdown(new vscode.MarkdownString(`Team: ${event.agents.map((a) => `${a.label} (${a.model})`).join(', ')}\n`));
+      break;
     case 'round_started':
       stream.progress(event.round === 1 ? `${event.agentIds.length} agents are working on it…` : `Round ${event.round}: ${event.agentIds.length} agent(s) reviewing the answers…`);
       break;
@@ -120,19 +140,24 @@ async function describeTeam(keys: KeyStore, stream: vscode.ChatResponseStream, c
   if (command === 'config') {
     const o = run.config.orchestrator;
     stream.markdown(`\nVoting: ${o.votingSensitivity}; answers per agent: ${o.maxNewAnswersPerAgent ?? 'unlimited'}; rounds: ${o.maxRounds}; final answer: ${o.finalAnswer}.\n`);
-    stream.button({ command: 'massgen.openConfig', title: 'Open Config' });
-    stream.button({ command: 'workbench.action.openSettings', arguments: ['massgen'], title: 'Settings' });
+    button(stream, 'massgen.openConfig', 'Open Config');
+    button(stream, 'workbench.action.openSettings', 'Settings', 'massgen');
   }
 }
 
+/** A chat button for one of our commands (typed, so a renamed command fails the typecheck) or VS Code's settings. */
+function button(stream: vscode.ChatResponseStream, command: CommandId | 'workbench.action.openSettings', title: string, ...args: unknown[]): void {
+  stream.button({ command, title, ...(args.length ? { arguments: args } : {}) });
+}
+
 /** The @massgen request handler (extension.ts creates the participant and hands requests to it). */
-export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; previews: RunPreviews; scratchDir: string }): vscode.ChatRequestHandler {
+export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; previews: RunPreviews; scratchDir: string; copiesDir: string }): vscode.ChatRequestHandler {
   return async (request, chatContext, stream, token): Promise<vscode.ChatResult> => {
     if (request.command === 'config' || request.command === 'agents') {
       try {
         await describeTeam(deps.keys, stream, request.command);
       } catch (err) {
-        stream.markdown(`Configuration problem: ${(err as Error).message}`);
+        stream.markdown(`Configuration problem: ${errorMessage(err)}`);
       }
       return { metadata: { command: request.command } satisfies ChatResultMeta };
     }
@@ -140,17 +165,23 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       stream.markdown('Tell me what to do, e.g. `@massgen refactor #selection to use async/await`.');
       return {};
     }
-    const files = request.command === 'edit' ? await filesToEdit(request.references) : undefined;
-    // An /edit run gets the files in its scratch folders; quoting them in the prompt too would read them twice.
-    const blocks = files ? [] : (await Promise.all(request.references.map(referenceBlock))).filter((b) => b !== undefined);
-    if (files && files.seed.length === 0) {
-      stream.markdown('Attach the files to change, e.g. `@massgen /edit rename parse to parseDuration #file:util.ts #file:main.ts`.');
-      return {};
-    }
+    const attached = request.command === 'edit' ? await filesToEdit(request.references) : undefined;
+    const files = attached?.seed.length ? attached : undefined;
+    // /edit with nothing attached works on the whole workspace folder, each agent in its own copy.
+    const workspace = attached && !files ? await workspaceToEdit(stream) : undefined;
+    if (attached && !files && !workspace) return {};
+    // An /edit run gets the files in its own folders; quoting them in the prompt too would read them twice.
+    const blocks = attached ? [] : (await Promise.all(request.references.map(referenceBlock))).filter((b) => b !== undefined);
     const history = previousExchange(chatContext.history);
-    const context = files ? editInstructions(files.seed.map((f) => f.relativePath)) : blocks.length ? `Context:\n\n${blocks.map((b) => b.text).join('\n\n')}` : undefined;
+    const context = files
+      ? editInstructions(files.seed.map((f) => f.relativePath))
+      : workspace
+        ? workspaceInstructions(workspace.name)
+        : blocks.length
+          ? `Context:\n\n${blocks.map((b) => b.text).join('\n\n')}`
+          : undefined;
     const task = [history, request.prompt, context].filter(Boolean).join('\n\n');
-    const target = files ? undefined : (blocks.find((b) => b.target)?.target ?? activeSelectionTarget());
+    const target = attached ? undefined : (blocks.find((b) => b.target)?.target ?? activeSelectionTarget());
 
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
@@ -162,20 +193,22 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
           title: oneLine(request.prompt, 60),
           signal: abort.signal,
           preferredModel: request.model,
-          files: files && { baseDir: deps.scratchDir, seed: files.seed },
+          files: files
+            ? { kind: 'scratch', baseDir: deps.scratchDir, seed: files.seed }
+            : workspace && { kind: 'workspace', source: workspace.uri.fsPath, baseDir: deps.copiesDir },
+          onEvent: (event, state) => narrate(event, state, stream),
         });
       } catch (err) {
-        stream.markdown(`MassGen could not start: ${(err as Error).message}`);
-        if (err instanceof MissingKeyError) stream.button({ command: 'massgen.setApiKey', arguments: [err.envVar], title: `Set ${err.envVar}` });
-        if (err instanceof ConfigError) stream.button({ command: 'workbench.action.openSettings', arguments: ['massgen'], title: 'Open Settings' });
-        return { errorDetails: { message: (err as Error).message } };
+        stream.markdown(`MassGen could not start: ${errorMessage(err)}`);
+        if (err instanceof MissingKeyError) button(stream, 'massgen.setApiKey', `Set ${err.envVar}`, err.envVar);
+        if (err instanceof ConfigError) button(stream, 'workbench.action.openSettings', 'Open Settings', 'massgen');
+        return { errorDetails: { message: errorMessage(err) } };
       }
       if (target) deps.previews.register(run.id, target);
-      if (files) deps.previews.registerFiles(run.id, files.uris);
-      stream.markdown(new vscode.MarkdownString(`Team: ${run.state.agents.map((a) => `${a.label} (${a.model})`).join(', ')}\n`));
-      const listener = run.onEvent((event, state) => narrate(event, state, stream));
+      const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+      if (files) deps.previews.registerFiles(run.id, (path) => files.uris.get(path) ?? (root && vscode.Uri.joinPath(root, path)));
+      if (workspace) deps.previews.registerFiles(run.id, (path) => vscode.Uri.joinPath(workspace.uri, ...path.split('/')));
       const result = await run.result;
-      listener.dispose();
       const state = run.state;
       if (result.finalAnswer === null) {
         stream.markdown(`\n\nNo answer: ${result.reason}. ${result.error ?? ''}`);
@@ -186,9 +219,9 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       stream.markdown(new vscode.MarkdownString(`\n\n---\n\n### ${result.winnerLabel} wins (${winner?.model ?? ''})${ending}\n\n`));
       stream.markdown(new vscode.MarkdownString(result.finalAnswer));
       stream.markdown(new vscode.MarkdownString(`\n\n${tallyMarkdown(state)}\n\n${state.usage.calls} model call(s) · ${state.usage.inputTokens + state.usage.outputTokens} tokens · ${costText(state.usage)}\n`));
-      if (files) stream.button({ command: 'massgen.applyRun', arguments: [run.id], title: 'Review and apply the changes…' });
-      else if (target && /```|~~~/.test(result.finalAnswer)) stream.button({ command: 'massgen.previewRun', arguments: [run.id], title: 'Apply to editor…' });
-      stream.button({ command: 'massgen.showVoteViewer', arguments: [{ runId: run.id }], title: 'Open vote viewer' });
+      if (files || (workspace && result.change?.files.length)) button(stream, 'massgen.applyRun', 'Review and apply the changes…', run.id);
+      else if (target && /```|~~~/.test(result.finalAnswer)) button(stream, 'massgen.previewRun', 'Apply to editor…', run.id);
+      button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
       return { metadata: { runId: run.id, winner: result.winnerId } satisfies ChatResultMeta };
     } finally {
       sub.dispose();

@@ -4,11 +4,11 @@
 // the identifiers (and types, which vanish at build time).
 
 import * as vscode from 'vscode';
-import { COMMAND_IDS, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID, type ChatResultMeta } from './ids';
+import { COMMAND_IDS, isChatResultMeta, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID } from './ids';
 import type { KeyStore } from './keys';
-import type { PreviewManager } from './preview';
-import type { RunPreviews } from './run-previews';
-import type { RunManager } from './runs';
+import type { PreviewManager } from './run/selection-diff';
+import type { RunPreviews } from './run/previews';
+import type { RunManager } from './run/manager';
 import type { Runtime } from './runtime';
 
 /** What the extension returns from activate(): used by the end-to-end tests (reading it loads the runtime). */
@@ -23,8 +23,8 @@ export interface MassGenApi {
 
 /** Follow-ups offered under a finished @massgen run. */
 function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
-  const meta = result.metadata as ChatResultMeta | undefined;
-  if (!meta?.runId) return [];
+  const meta = result.metadata;
+  if (!isChatResultMeta(meta) || !meta.runId) return [];
   return [
     { prompt: 'Explain why the winning answer won and what the others missed.', label: 'Explain the vote' },
     { prompt: '', command: 'agents', label: 'Which agents ran?' },

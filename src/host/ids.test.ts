@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMAND_IDS, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID } from './ids';
+import { COMMAND_IDS, isChatResultMeta, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID } from './ids';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
 
@@ -16,5 +16,14 @@ describe('ids: the activation shell registers what package.json contributes', ()
     const views = Object.values(manifest.contributes.views as Record<string, { id: string }[]>).flat();
     assert.ok(views.some((v) => v.id === VIEW_ID), `${VIEW_ID} is contributed`);
     assert.ok((manifest.activationEvents as string[]).includes(`onWebviewPanel:${PANEL_VIEW_TYPE}`), 'the panel restores after a reload');
+  });
+});
+
+describe('ids: chat result metadata read back from history', () => {
+  it('accepts what the participant writes and refuses other shapes', () => {
+    assert.ok(isChatResultMeta({ runId: 'r1', winner: 'gpt' }));
+    assert.ok(isChatResultMeta({ runId: 'r1', winner: null }));
+    assert.ok(isChatResultMeta({ command: 'agents' }));
+    for (const bad of [undefined, null, 'r1', { runId: 7 }, { winner: 3 }, { command: ['x'] }]) assert.equal(isChatResultMeta(bad), false, JSON.stringify(bad));
   });
 });

@@ -17,9 +17,18 @@ export interface ChatResultMeta {
   command?: string;
 }
 
+/** Chat history hands metadata back untyped: read it only through this check. */
+export function isChatResultMeta(value: unknown): value is ChatResultMeta {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  const optionalString = (x: unknown) => x === undefined || typeof x === 'string';
+  return optionalString(v.runId) && optionalString(v.command) && (v.winner === undefined || v.winner === null || typeof v.winner === 'string');
+}
+
 /** Every command of package.json's `contributes.commands`, registered at activation (ids.test.ts keeps them equal). */
 export const COMMAND_IDS = [
   'massgen.runOnSelection',
+  'massgen.runOnWorkspace',
   'massgen.setApiKey',
   'massgen.cancelRun',
   'massgen.showVoteViewer',

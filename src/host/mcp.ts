@@ -1,12 +1,11 @@
-// MCP servers for agents inside VS Code: servers from the `massgen.mcp.servers` setting (every agent) and from a YAML
-// config's `backend.mcp_servers` (that agent), approval of side-effecting tools in a notification, and server
-// output to the log channel. The setting is machine-scoped and restricted in untrusted workspaces: MCP servers run
-// commands on this machine.
+// MCP servers for agents inside VS Code: the `massgen.mcp.servers` setting (every agent; a YAML config's
+// `backend.mcp_servers` are that agent's own), approval of side-effecting tools in a notification, and server
+// output to the log channel. The run session opens and closes the servers. The setting is machine-scoped and
+// restricted in untrusted workspaces: MCP servers run commands on this machine.
 
 import * as vscode from 'vscode';
-import type { AgentConfig } from '../core/config/types';
-import type { AgentToolbox } from '../core/engine/ports';
-import { combineToolboxes, createMcpToolbox, mcpToolboxForAgent, McpServerPool, parseMcpSettings, type ApprovalHandler, type McpLogger, type McpSettings } from '../core/mcp';
+import { parseMcpSettings, type McpSettings } from '../core/config/mcp';
+import type { ApprovalHandler, McpLogger } from '../core/mcp';
 
 /** The `massgen.mcp.*` settings, validated; problems are thrown as one message naming the setting. */
 export function readMcpSettings(): McpSettings {
@@ -46,31 +45,12 @@ export function notificationApprover(): ApprovalHandler {
   };
 }
 
-/** Per-run MCP wiring: toolboxes for the agents, and one pool to close when the run ends. */
-export class RunMcp {
-  readonly pool: McpServerPool;
-  private readonly approve = notificationApprover();
-
-  private readonly log: McpLogger;
-
-  constructor(private readonly settings: McpSettings, channel: vscode.LogOutputChannel) {
-    this.log = (entry) => {
-      const line = `[mcp ${entry.server}${entry.agentId ? ` ${entry.agentId}` : ''}] ${entry.message}`;
-      if (entry.level === 'error') channel.error(line);
-      else if (entry.source === 'stderr') channel.debug(line);
-      else channel.info(line);
-    };
-    this.pool = new McpServerPool({ log: this.log, processEnv: process.env });
-  }
-
-  /** The agent's tools: `base` (file tools) plus its own and the settings' MCP servers. */
-  toolboxFor(agentId: string, config: AgentConfig | undefined, base: AgentToolbox | undefined): AgentToolbox | undefined {
-    const options = { approve: this.approve, log: this.log, pool: this.pool, processEnv: process.env };
-    const own = config ? mcpToolboxForAgent(config, options) : undefined;
-    const fromSettings = this.settings.mcpServers?.length
-      ? createMcpToolbox(this.settings.mcpServers, { ...options, agentId, requireApproval: this.settings.requireApproval })
-      : undefined;
-    const all = [base, own, fromSettings].filter((t): t is AgentToolbox => t !== undefined);
-    return all.length > 1 ? combineToolboxes(...all) : all[0];
-  }
+/** MCP server output in the log channel: errors as errors, server stderr at debug level. */
+export function mcpLogger(channel: vscode.LogOutputChannel): McpLogger {
+  return (entry) => {
+    const line = `[mcp ${entry.server}${entry.agentId ? ` ${entry.agentId}` : ''}] ${entry.message}`;
+    if (entry.level === 'error') channel.error(line);
+    else if (entry.source === 'stderr') channel.debug(line);
+    else channel.info(line);
+  };
 }

@@ -9,11 +9,12 @@ import { createChatHandler } from './chat';
 import { CONFIG_TEMPLATE } from './config-template';
 import type { CommandId, ShowVoteViewerArgs } from './ids';
 import { KeyStore, setApiKeyCommand } from './keys';
-import { PreviewManager } from './preview';
-import { configFilePath, readSettings } from './run-config';
-import { runOnSelection } from './run-on-selection';
-import { RunPreviews } from './run-previews';
-import { RunManager } from './runs';
+import { PreviewManager } from './run/selection-diff';
+import { configFilePath, readSettings } from './run/config';
+import { runOnSelection } from './run/on-selection';
+import { runOnWorkspace } from './run/on-workspace';
+import { RunPreviews } from './run/previews';
+import { RunManager } from './run/manager';
 import { createVoteViewer, type VoteViewer } from './viewer';
 
 export interface Runtime {
@@ -46,7 +47,9 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
   const preview = new PreviewManager();
   const previews = new RunPreviews(runs, preview);
   const viewer = createVoteViewer(context, runs, log);
-  const scratchDir = join((context.storageUri ?? context.globalStorageUri).fsPath, 'scratch');
+  const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const scratchDir = join(storage, 'scratch');
+  const copiesDir = join(storage, 'workspaces');
 
   const updateRunning = () => void vscode.commands.executeCommand('setContext', 'massgen.running', runs.active.length > 0);
   context.subscriptions.push(
@@ -65,9 +68,12 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
     previews,
     keys,
     viewer,
-    chat: createChatHandler({ runs, keys, previews, scratchDir }),
+    chat: createChatHandler({ runs, keys, previews, scratchDir, copiesDir }),
     commands: {
       'massgen.runOnSelection': (args?: { instruction?: string }) => runOnSelection({ runs, previews, memento: context.globalState }, args?.instruction),
+      // From the explorer's menu the argument is the folder; from tests and chat, { instruction, folder }.
+      'massgen.runOnWorkspace': (args?: vscode.Uri | { instruction?: string; folder?: vscode.Uri }) =>
+        runOnWorkspace({ runs, previews, copiesDir }, args instanceof vscode.Uri ? { folder: args } : args),
       'massgen.setApiKey': (envVar?: string) => setApiKeyCommand(keys, typeof envVar === 'string' ? envVar : undefined),
       'massgen.cancelRun': () => {
         if (runs.cancelAll() === 0) void vscode.window.showInformationMessage('MassGen: no run in progress.');

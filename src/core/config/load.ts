@@ -76,6 +76,8 @@ const BackendSchema = z.object({
   max_tokens: z.int().positive().nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   pricing: PricingSchema.nullish(),
+  /** Upstream's agent workspace folder: the agent works in its own copy (see README, workspace runs). */
+  cwd: z.string().min(1).nullish(),
   // MCP: upstream's mcp_servers / allowed_tools / exclude_tools, plus require_approval and planning_mode (ours).
   ...McpBackendKeys,
 });
@@ -87,8 +89,11 @@ const AgentSchema = z.object({
 const OrchestratorTimeoutSchema = z.object({ orchestrator_timeout_seconds: seconds.nullish() });
 /** Of upstream's `orchestrator.coordination` block only planning mode is read (applied to every agent's MCP tools). */
 const CoordinationSchema = z.object({ enable_planning_mode: z.boolean().nullish() }).loose();
+/** Upstream's folders for agents: `write` = the folder they change (each in its own copy), `read` = reference. */
+const ContextPathSchema = z.object({ path: z.string().min(1), permission: z.enum(['read', 'write']).nullish() });
 const OrchestratorSchema = z.object({
   coordination: CoordinationSchema.nullish(),
+  context_paths: z.array(ContextPathSchema).nullish(),
   voting_sensitivity: sensitivity.nullish(),
   answer_novelty_requirement: sensitivity.nullish(),
   max_new_answers_per_agent: z.int().positive().nullish(),
@@ -116,7 +121,7 @@ const UPSTREAM_ONLY = {
   agent: ['memory'],
   backend: [
     'enable_web_search', 'enable_code_execution', 'enable_code_interpreter', 'disallowed_tools', 'custom_tools', 'upload_files', 'enable_image_generation',
-    'enable_audio_generation', 'enable_file_generation', 'enable_video_generation', 'cwd', 'context_paths',
+    'enable_audio_generation', 'enable_file_generation', 'enable_video_generation', 'context_paths',
     'enforce_read_before_delete', 'enable_mcp_command_line', 'command_line_execution_mode',
     'command_line_allowed_commands', 'command_line_blocked_commands', 'command_line_docker_image',
     'command_line_docker_memory_limit', 'command_line_docker_cpu_limit', 'command_line_docker_network_mode',
@@ -125,11 +130,12 @@ const UPSTREAM_ONLY = {
     'append_system_prompt', 'extra_body', 'agent_config',
   ],
   orchestrator: [
-    'snapshot_storage', 'agent_temporary_workspace', 'context_paths', 'skip_coordination_rounds',
+    'snapshot_storage', 'agent_temporary_workspace', 'skip_coordination_rounds',
     'debug_final_answer', 'dspy', 'session_storage',
   ],
   timeout_settings: ['initial_round_timeout_seconds', 'subsequent_round_timeout_seconds', 'round_timeout_grace_seconds'],
   orchestrator_timeout: [],
+  context_path: ['protected_paths'],
   pricing: [],
   budget: [],
 } as const;
@@ -349,6 +355,7 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
       temperature: backend.temperature ?? undefined,
       maxTokens: backend.max_tokens ?? undefined,
       topP: backend.top_p ?? undefined,
+      ...(backend.cwd ? { cwd: backend.cwd } : {}),
       // Only when set, so configs without pricing compare equal to hand-built ones.
       ...(backend.pricing ? {
         pricing: {
@@ -403,6 +410,8 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   warnUnknownKeys(field(rec.orchestrator, 'timeout'), Object.keys(OrchestratorTimeoutSchema.shape), UPSTREAM_ONLY.orchestrator_timeout, ['orchestrator', 'timeout'], report);
   warnUnknownKeys(field(rec.orchestrator, 'budget'), Object.keys(BudgetSchema.shape), UPSTREAM_ONLY.budget, ['orchestrator', 'budget'], report);
   warnUnknownKeys(rec.timeout_settings, Object.keys(TimeoutSchema.shape), UPSTREAM_ONLY.timeout_settings, ['timeout_settings'], report);
+  const contextPaths = field(rec.orchestrator, 'context_paths');
+  if (Array.isArray(contextPaths)) contextPaths.forEach((c, i) => warnUnknownKeys(c, Object.keys(ContextPathSchema.shape), UPSTREAM_ONLY.context_path, ['orchestrator', 'context_paths', i], report));
   const coordination = field(rec.orchestrator, 'coordination');
   warnUnknownKeys(coordination, ['enable_planning_mode'], Object.keys(coordination ?? {}), ['orchestrator', 'coordination'], report);
 
@@ -452,6 +461,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
         finalAnswer: orch.final_answer ?? DEFAULT_ORCHESTRATOR.finalAnswer,
         contextCompaction: orch.context_compaction ?? DEFAULT_ORCHESTRATOR.contextCompaction,
         ...(budget ? { budget } : {}),
+        ...(orch.context_paths?.length ? { contextPaths: orch.context_paths.map((c) => ({ path: c.path, permission: c.permission ?? 'read' })) } : {}),
       },
       timeouts: {
         // Upstream documents orchestrator.timeout but only reads timeout_settings; we honour both.

@@ -38,6 +38,9 @@ export interface BackendConfig {
   maxTokens?: number;
   topP?: number;
   pricing?: Pricing;
+  /** Upstream's agent workspace folder. Here it only says "this agent works with files": every agent of a run
+   * with a workspace gets its own copy, and never writes to the folder named here. */
+  cwd?: string;
   // MCP (upstream's keys plus ours); each field is present only when the config sets it. See src/core/mcp/README.md.
   /** MCP servers this agent may use; its tools are offered as `mcp__<server>__<tool>`. */
   mcpServers?: McpServerConfig[];
@@ -111,6 +114,14 @@ export interface OrchestratorConfig {
   contextCompaction: 'superseded' | 'never';
   /** Absent when the config sets no caps. */
   budget?: Budget;
+  /** Upstream's `context_paths`, as written (relative paths are resolved by the front end). */
+  contextPaths?: ContextPath[];
+}
+
+/** A folder agents see: `write` = the workspace they change (each in its own copy), `read` = reference only. */
+export interface ContextPath {
+  path: string;
+  permission: 'read' | 'write';
 }
 
 export interface TimeoutConfig {

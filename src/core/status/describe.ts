@@ -1,19 +1,16 @@
 // One line of text per engine event that matters to a person (answers, votes, invalidations, retries, failures,
 // budget, the winner, the end). Shared by the CLI's stderr progress and the extension's log channel.
 
-import type { RunEvent } from './events';
-import type { RunState, UsageTotals } from './run-state';
+import type { RunEvent } from '../engine/events';
+import type { RunState, UsageTotals } from '../engine/run-state';
+import { assertNever } from '../util/errors';
+import { oneLine } from '../util/text';
 
 export const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 function who(state: RunState, agentId: string): string {
   const a = state.agents.find((x) => x.id === agentId);
   return a ? `${a.label} (${a.id})` : agentId;
-}
-
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** Cost as we know it: exact, a lower bound when some calls had no known price, or unknown. */
@@ -63,7 +60,16 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
       const usage = `${u.calls} model call(s), ${u.inputTokens} input tokens (${u.cachedInputTokens} cached), ${u.outputTokens} output tokens`;
       return `${at} done: ${event.reason} in ${secs(event.durationMs)}; ${usage}; ${costText(u)}${event.error ? `\n${event.error}` : ''}`;
     }
-    default:
+    case 'turn_started':
+    case 'agent_updated':
+    case 'text_delta':
+    case 'reasoning_delta':
+    case 'tool_call':
+    case 'tool_result':
+    case 'usage':
+    case 'final_started':
       return undefined;
+    default:
+      return assertNever(event, 'event');
   }
 }

@@ -1,6 +1,6 @@
-// The log directory of a run: the RunEvent stream as JSONL, every answer version and vote as files, and the final
-// answer at final/<winner>/answer.txt (upstream's path, which automation reads). Events carry no secrets, so
-// nothing here needs redacting.
+// The log directory of a run: the RunEvent stream as JSONL, every answer version and vote as files (and, in a
+// workspace run, each version's patch), and the final answer at final/<winner>/answer.txt (upstream's path, which
+// automation reads). Events carry no secrets, so nothing here needs redacting.
 
 import { createWriteStream, existsSync, mkdirSync, writeFileSync, appendFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +56,18 @@ export class RunLog {
         this.writeFile(join('final', safeName(event.agentId), 'answer.txt'), event.content);
         break;
     }
+  }
+
+  /** `agents/<id>/<name>` (an answer's patch). */
+  writeAgentFile(agentId: string, name: string, content: string): void {
+    this.writeFile(join('agents', safeName(agentId), safeName(name)), content);
+  }
+
+  /** `final/<id>/<name>` (the winner's change); returns its path. */
+  writeFinalFile(agentId: string, name: string, content: string): string {
+    const rel = join('final', safeName(agentId), safeName(name));
+    this.writeFile(rel, content);
+    return join(this.dir, rel);
   }
 
   private writeFile(rel: string, content: string): void {

@@ -126,15 +126,14 @@ describe('vote viewer: host hub', () => {
     hub.dispose();
   });
 
-  it('puts the first round on the timeline of a run announced after it began (as the RunManager does)', async () => {
+  it('a run announced before its first event (as the run session does) has round 1 on its timeline', async () => {
     const { source, hub } = await setup();
     const page = new NodePage(hub);
-    const head = events.slice(0, events.findIndex((e) => e.type === 'turn_started') + 1);
-    source.start('run-1', 'Refactor', head);
     page.send({ type: 'ready', runId: null, follow: true });
-    await tick();
-    const timeline = page.of('snapshot')[0].run!.view.extras.timeline;
-    assert.deepEqual(timeline.map((e) => [e.kind, e.label]), [['round', 'R1']]);
+    const run = source.start('run-1', 'Refactor', []);
+    await play(run, events.slice(0, events.findIndex((e) => e.type === 'turn_started') + 1), 3);
+    await tick(60);
+    assert.deepEqual(page.view?.extras.timeline.map((e) => [e.kind, e.label]), [['round', 'R1']]);
     hub.dispose();
   });
 

@@ -6,7 +6,8 @@
 import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
 import { safeExternalLink } from '../../protocol/links';
-import { hostMessage, parseWebviewMessage, type HistoryEntry, type HostMessage, type Setup, type ShownRun, type WebviewMessage } from '../../protocol/messages';
+import { hostMessage, parseWebviewMessage, type HistoryEntry, type HostMessage, type Setup, type ShownRun, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
+import type { CommandId } from '../ids';
 import { applyExtras, emptyExtras, type ViewerExtras } from '../../protocol/state';
 import { EventCoalescer, type CoalescerOptions } from './coalescer';
 import { summarize, type RunHistory } from './history';
@@ -66,7 +67,14 @@ export const ACTION_COMMANDS = {
   preview: 'massgen.previewRun',
   apply: 'massgen.applyRun',
   openLog: 'massgen.showLog',
-} as const;
+} as const satisfies Record<string, CommandId>;
+
+/** What the empty viewer's start buttons open: a command of ours, or VS Code's chat or settings. */
+const START_COMMANDS: Record<WebviewMessageOf<'start'>['how'], [CommandId | 'workbench.action.chat.open' | 'workbench.action.openSettings', ...unknown[]]> = {
+  chat: ['workbench.action.chat.open', { query: '@massgen ' }],
+  selection: ['massgen.runOnSelection'],
+  settings: ['workbench.action.openSettings', 'massgen.agents'],
+};
 
 class RunFeed {
   readonly extras: ViewerExtras = emptyExtras();
@@ -75,15 +83,9 @@ class RunFeed {
   private readonly subscription: Disposable;
 
   constructor(readonly run: LiveRun, now: number, onEnded: (feed: RunFeed) => void) {
-    // Events before the viewer saw the run (run_started, the first round) are already in run.state; the extras
-    // begin with the agents it lists.
+    // Runs are announced before their first event, so the extras fold every event. A run followed late (a viewer
+    // opened mid-run) starts its extras from the agents its state lists.
     for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null };
-    // The RunManager announces a run after its first round has started: put that round on the timeline.
-    const { round, lastSeq, elapsedMs } = run.state;
-    if (round > 0) {
-      const who = run.state.agents.filter((a) => a.round === round || a.status !== 'waiting').map((a) => a.label);
-      this.extras.timeline.push({ seq: lastSeq, t: elapsedMs, agentId: null, kind: 'round', label: `R${round}`, detail: `Round ${round}: ${who.join(', ')}` });
-    }
     this.startedAt = now - run.state.elapsedMs;
     this.subscription = run.onEvent((event, state) => {
       applyExtras(this.extras, event, state);
@@ -335,8 +337,7 @@ export class ViewerConnection implements Disposable {
       case 'action':
         return this.action(m.action, m.runId);
       case 'start': {
-        const [command, ...args]: [string, ...unknown[]] =
-          m.how === 'chat' ? ['workbench.action.chat.open', { query: '@massgen ' }] : m.how === 'selection' ? ['massgen.runOnSelection'] : ['workbench.action.openSettings', 'massgen.agents'];
+        const [command, ...args] = START_COMMANDS[m.how];
         await services.executeCommand(command, ...args);
         return;
       }

@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import type { Setup } from '../../protocol/messages';
 import { PANEL_VIEW_TYPE, VIEW_ID, type ShowVoteViewerArgs } from '../ids';
-import type { RunManager } from '../runs';
+import type { RunManager } from '../run/manager';
 import { RunHistory, type HistoryFs } from './history';
 import { makeNonce, viewerHtml } from './html';
 import { ViewerHub, type ViewerConnection, type ViewerPort } from './hub';

@@ -4,7 +4,7 @@
 // if it did, the selection is re-anchored by diffing, and refused when the selected text itself was edited.
 
 import * as vscode from 'vscode';
-import { applyToText, lineDiffStats, reanchorSelection } from '../core/edit/reanchor';
+import { applyToText, lineDiffStats, reanchorSelection } from '../../core/edit/reanchor';
 
 export const PREVIEW_SCHEME = 'massgen-preview';
 const CONTEXT_KEY = 'massgen.previewOpen';

@@ -5,11 +5,11 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { keyRequirement } from '../core/config/backends';
-import { loadConfigFile, type ConfigWarning } from '../core/config/load';
-import { configFromSettings, type MassGenSettings, type SettingsAgent } from '../core/config/settings';
-import type { MassGenConfig } from '../core/config/types';
-import type { KeyStore } from './keys';
+import { keyRequirement } from '../../core/config/backends';
+import { loadConfigFile, type ConfigWarning } from '../../core/config/load';
+import { configFromSettings, type MassGenSettings, type SettingsAgent } from '../../core/config/settings';
+import type { MassGenConfig } from '../../core/config/types';
+import type { KeyStore } from '../keys';
 
 /** A required key is missing; the UI offers "Set API Key" for `envVar`. */
 export class MissingKeyError extends Error {

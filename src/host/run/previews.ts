@@ -2,10 +2,10 @@
 // the selection/file attached in chat. Shared by the command, the chat buttons and the vote viewer's actions.
 
 import * as vscode from 'vscode';
-import { extractCode } from '../core/edit/extract-code';
-import type { PreviewManager } from './preview';
-import { diffFolder } from '../core/workspace/changes';
-import type { ActiveRun, RunManager } from './runs';
+import { extractCode } from '../../core/edit/extract-code';
+import type { PreviewManager } from './selection-diff';
+import type { WinnerChange } from '../../core/run/work-area';
+import type { RunManager } from './manager';
 
 /** A document region captured when a run started. */
 export interface ApplyTarget {
@@ -23,7 +23,8 @@ export function captureTarget(doc: vscode.TextDocument, range: vscode.Range): Ap
 
 export class RunPreviews {
   private readonly targets = new Map<string, ApplyTarget>();
-  private readonly files = new Map<string, ReadonlyMap<string, vscode.Uri>>();
+  /** Runs on files: where each changed path goes in the workspace. */
+  private readonly files = new Map<string, (relativePath: string) => vscode.Uri | undefined>();
 
   constructor(private readonly runs: RunManager, private readonly preview: PreviewManager) {}
 
@@ -31,9 +32,9 @@ export class RunPreviews {
     this.targets.set(runId, target);
   }
 
-  /** For runs on files: the seeded relative paths and the workspace files they came from. */
-  registerFiles(runId: string, uris: ReadonlyMap<string, vscode.Uri>): void {
-    this.files.set(runId, uris);
+  /** For runs on files: the workspace file each relative path of the change stands for. */
+  registerFiles(runId: string, target: (relativePath: string) => vscode.Uri | undefined): void {
+    this.files.set(runId, target);
   }
 
   /** Opens the winner's diff for the run. Returns a note about the code extraction, or undefined if nothing shown. */
@@ -70,9 +71,8 @@ export class RunPreviews {
     const files = this.files.get(runId);
     const run = this.runs.find(runId);
     if (files && run) {
-      const applied = await applyFolderChanges(run, files);
-      if (applied) await run.scratch?.dispose();
-      return applied;
+      const result = await run.result;
+      return applyFileChanges(result.change, files);
     }
     if (this.preview.pending?.id !== runId && !(await this.show(runId))) return false;
     return this.preview.apply();
@@ -80,29 +80,26 @@ export class RunPreviews {
 }
 
 /**
- * Applies the winner's scratch folder to the workspace as ONE WorkspaceEdit, every change marked as needing
- * confirmation so VS Code shows its refactor preview first. Refused when a file changed since the run started.
+ * Applies the winner's change to the workspace as ONE WorkspaceEdit, every change marked as needing confirmation so
+ * VS Code shows its refactor preview first (per-file accept or reject). Refused when a file changed since the run
+ * started.
  */
-export async function applyFolderChanges(run: ActiveRun, fileUris: ReadonlyMap<string, vscode.Uri>): Promise<boolean> {
-  const winner = run.state.winner;
-  if (!run.scratch || !winner) {
+export async function applyFileChanges(change: WinnerChange | undefined, target: (relativePath: string) => vscode.Uri | undefined): Promise<boolean> {
+  if (!change) {
     void vscode.window.showInformationMessage('MassGen: this run has no file changes to apply.');
     return false;
   }
-  const label = winner.label.split('.')[0];
-  const changes = await diffFolder(run.scratch.folderOf(label), run.scratch.seededFiles(label));
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const text = changes.filter((c) => !c.binary);
+  const text = change.fileChanges.filter((c) => !c.binary);
   if (text.length === 0) {
-    void vscode.window.showInformationMessage(`MassGen: the winner (${winner.label}) changed no text files.`);
+    void vscode.window.showInformationMessage(`MassGen: the winner (${change.version}) changed no text files.`);
     return false;
   }
   const edit = new vscode.WorkspaceEdit();
   const stale: string[] = [];
   for (const c of text) {
-    const uri = fileUris.get(c.relativePath) ?? (root && vscode.Uri.joinPath(root, c.relativePath));
+    const uri = target(c.relativePath);
     if (!uri) continue;
-    const meta = { needsConfirmation: true, label: `${c.kind}: ${c.relativePath}`, description: `MassGen winner ${winner.label}` };
+    const meta = { needsConfirmation: true, label: `${c.kind}: ${c.relativePath}`, description: `MassGen winner ${change.version}` };
     if (c.kind === 'added') {
       edit.createFile(uri, { overwrite: false, contents: new TextEncoder().encode(c.after ?? '') }, meta);
     } else if (c.kind === 'deleted') {
@@ -117,7 +114,7 @@ export async function applyFolderChanges(run: ActiveRun, fileUris: ReadonlyMap<s
     void vscode.window.showWarningMessage(`MassGen: not applied: ${stale.join(', ')} changed since the run started. Run again on the current files.`);
     return false;
   }
-  const skipped = changes.length - text.length;
+  const skipped = change.fileChanges.length - text.length;
   if (skipped) void vscode.window.showInformationMessage(`MassGen: ${skipped} binary file change(s) left out.`);
   return vscode.workspace.applyEdit(edit);
 }

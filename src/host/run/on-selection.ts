@@ -2,12 +2,15 @@
 // and the winner as a diff preview. Nothing touches the file until the user applies it.
 
 import * as vscode from 'vscode';
-import { ConfigError } from '../core/config/load';
-import { buildSelectionTask } from '../core/edit/selection-task';
-import type { RunEvent } from '../core/engine/events';
-import { MissingKeyError } from './run-config';
-import { captureTarget, type RunPreviews } from './run-previews';
-import type { ActiveRun, RunManager } from './runs';
+import { ConfigError } from '../../core/config/load';
+import { buildSelectionTask } from '../../core/edit/selection-task';
+import type { RunEvent } from '../../core/engine/events';
+import type { RunState } from '../../core/engine/run-state';
+import type { RunSession } from '../../core/run/session';
+import { errorMessage } from '../../core/util/errors';
+import { MissingKeyError } from './config';
+import { captureTarget, type RunPreviews } from './previews';
+import type { RunManager } from './manager';
 
 const HISTORY_KEY = 'massgen.instructionHistory';
 const HISTORY_SIZE = 20;
@@ -42,12 +45,13 @@ export async function reportStartError(err: unknown): Promise<void> {
     if ((await vscode.window.showErrorMessage(`MassGen configuration: ${err.message}`, open)) === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'massgen');
     return;
   }
-  void vscode.window.showErrorMessage(`MassGen: ${(err as Error).message}`);
+  void vscode.window.showErrorMessage(`MassGen: ${errorMessage(err)}`);
 }
 
-function progressMessage(event: RunEvent, run: ActiveRun): string | undefined {
-  const s = run.state;
+function progressMessage(event: RunEvent, s: RunState): string | undefined {
   switch (event.type) {
+    case 'run_started':
+      return `${event.agents.length} agents starting…`;
     case 'round_started':
       return `Round ${event.round}: ${event.agentIds.length} agent(s) working…`;
     case 'answer_added':
@@ -88,22 +92,20 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      let run: ActiveRun;
+      let run: RunSession;
       try {
-        run = await deps.runs.start({ task, title: `${instruction} (${path})`, signal: abort.signal });
+        const onEvent = (event: RunEvent, state: RunState) => {
+          const message = progressMessage(event, state);
+          if (message) progress.report({ message });
+        };
+        run = await deps.runs.start({ task, title: `${instruction} (${path})`, signal: abort.signal, onEvent });
       } catch (err) {
         void reportStartError(err);
         return;
       }
       void vscode.commands.executeCommand('massgen.showVoteViewer', { preserveFocus: true });
-      progress.report({ message: `${run.state.agents.length} agents starting…` });
       deps.previews.register(run.id, captured);
-      const listener = run.onEvent((event) => {
-        const message = progressMessage(event, run);
-        if (message) progress.report({ message });
-      });
       const result = await run.result;
-      listener.dispose();
       if (result.finalAnswer === null) {
         void vscode.window.showErrorMessage(`MassGen: no answer (${result.reason}). ${result.error ?? ''}`.trim());
         return;

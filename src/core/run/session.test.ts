@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type MassGenConfig } from '../config/types';
+import type { RunEvent } from '../engine/events';
+import { reply, ScriptedProvider, type Script } from '../providers/scripted';
+import { boardHasAnswers } from '../../../test/helpers/test-team';
+import { SessionSetupError } from './errors';
+import { RunSession, type RunSessionOptions } from './session';
+
+const answerThenVote = (content: string, target: string): Script => (req) => (boardHasAnswers(req) ? reply.vote(target, 'best') : reply.answer(content));
+
+function team(scripts: Record<string, Script>): { config: MassGenConfig; providers: Map<string, ScriptedProvider>; options: Pick<RunSessionOptions, 'config' | 'extraProviders' | 'engine'> } {
+  const providers = new Map(Object.entries(scripts).map(([id, script]) => [id, new ScriptedProvider(`model-${id}`, script)]));
+  const config: MassGenConfig = {
+    agents: [...providers.keys()].map((id) => ({ id, backend: { type: 'chatcompletion', family: 'openai-compatible', model: `model-${id}` } })),
+    orchestrator: { ...DEFAULT_ORCHESTRATOR },
+    timeouts: { ...DEFAULT_TIMEOUTS, orchestratorTimeoutSeconds: 30, agentTurnTimeoutSeconds: 10 },
+    source: 'test',
+  };
+  return { config, providers, options: { config, extraProviders: (a) => providers.get(a.id), engine: { retry: { baseDelayMs: 1, maxDelayMs: 5 } } } };
+}
+
+describe('run session', () => {
+  let tmp: string;
+  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'massgen-session-'))));
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('gives a listener that subscribed before start every event, from run_started on, in sequence', async () => {
+    const { options } = team({ a: answerThenVote('four', 'agent1'), b: answerThenVote('4', 'agent1') });
+    const session = new RunSession({ task: 'What is 2 + 2?', ...options });
+    const seen: RunEvent[] = [];
+    session.subscribe((e) => seen.push(e));
+    const result = await session.start();
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.finalAnswer, 'four');
+    assert.equal(seen[0].type, 'run_started');
+    assert.equal(seen[1].type, 'round_started');
+    assert.deepEqual(seen.map((e) => e.seq), seen.map((_, i) => i + 1));
+    assert.equal(session.state.phase, 'done');
+    assert.equal(session.state.lastSeq, seen.length);
+    assert.equal(session.running, false);
+  });
+
+  it('start() runs once: later calls return the same result', async () => {
+    const { options, providers } = team({ a: answerThenVote('x', 'agent1') });
+    const session = new RunSession({ task: 'q', ...options });
+    const [r1, r2] = await Promise.all([session.start(), session.start()]);
+    assert.equal(r1, r2);
+    assert.equal(providers.get('a')!.callCount, 2);
+  });
+
+  it('keeps going when a listener throws, and reports the error', async () => {
+    const { options } = team({ a: answerThenVote('x', 'agent1') });
+    const errors: unknown[] = [];
+    const session = new RunSession({ task: 'q', ...options, onListenerError: (e) => errors.push(e) });
+    session.subscribe(() => {
+      throw new Error('view bug');
+    });
+    const result = await session.start();
+    assert.equal(result.reason, 'consensus');
+    assert.ok(errors.length > 3 && errors.every((e) => e instanceof Error && e.message === 'view bug'));
+  });
+
+  it('a cancel before start ends the run at once as cancelled, without a model call', async () => {
+    const { options, providers } = team({ a: answerThenVote('x', 'agent1') });
+    const session = new RunSession({ task: 'q', ...options });
+    session.cancel();
+    const result = await session.start();
+    assert.equal(result.reason, 'cancelled');
+    assert.equal(providers.get('a')!.callCount, 0);
+  });
+
+  it('the external signal cancels a run in flight, and the requests see it', async () => {
+    const abort = new AbortController();
+    const { options, providers } = team({ a: () => ({ ...reply.answer('slow'), delayMs: 5_000 }) });
+    const session = new RunSession({ task: 'q', ...options, signal: abort.signal });
+    session.subscribe((e) => e.type === 'turn_started' && abort.abort());
+    const result = await session.start();
+    assert.equal(result.reason, 'cancelled');
+    assert.equal(providers.get('a')!.signals[0].aborted, true);
+  });
+
+  it('cancels one agent asked for before the engine existed', async () => {
+    const { options } = team({ a: answerThenVote('x', 'agent1'), b: answerThenVote('y', 'agent1') });
+    const session = new RunSession({ task: 'q', ...options });
+    await session.prepare();
+    session.cancelAgent('b');
+    const result = await session.start();
+    assert.equal(result.winnerId, 'a');
+    assert.equal(session.state.agents.find((a) => a.id === 'b')?.failureCause, 'cancelled');
+  });
+
+  it('refuses a backend it cannot build as a config setup error, before any event', async () => {
+    const { config } = team({ a: answerThenVote('x', 'agent1') });
+    config.agents[0].backend = { type: 'vscode-lm', family: 'vscode-lm', model: 'copilot/gpt' };
+    const session = new RunSession({ task: 'q', config });
+    const seen: RunEvent[] = [];
+    session.subscribe((e) => seen.push(e));
+    await assert.rejects(session.start(), (err) => err instanceof SessionSetupError && err.kind === 'config' && /only works inside VS Code/.test(err.message));
+    assert.equal(seen.length, 0);
+  });
+
+  it('keeps the record when asked: events.jsonl, status.json, the final answer', async () => {
+    const { options } = team({ a: answerThenVote('four', 'agent1'), b: answerThenVote('4', 'agent1') });
+    const logDir = join(tmp, 'log');
+    const result = await new RunSession({ task: 'q', ...options, record: { logDir } }).start();
+    assert.equal(result.logDir, logDir);
+    assert.equal(readFileSync(result.answerFile!, 'utf8'), 'four');
+    const events = readFileSync(join(logDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    assert.equal(events[0].type, 'run_started');
+    assert.equal(events[events.length - 1].type, 'run_ended');
+    const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+    assert.equal(status.results.winner, 'a');
+    assert.equal(status.results.end_reason, 'consensus');
+  });
+
+  it('a scratch run: agents edit their own copies; the winner change lists what it changed; the folders are gone after', async () => {
+    const write = (path: string, content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
+    const editor: Script = (req, i) => (i === 0 ? write('src/a.ts', 'export const a = 2;\n') : boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('set a to 2'));
+    const { options } = team({ a: editor, b: (req) => (boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('looks right as is')) });
+    const baseDir = join(tmp, 'scratch');
+    const session = new RunSession({ task: 'q', ...options, files: { kind: 'scratch', baseDir, seed: [{ relativePath: 'src/a.ts', content: 'export const a = 1;\n' }] } });
+    const result = await session.start();
+    assert.equal(result.winnerId, 'a');
+    assert.deepEqual(result.change?.files, [{ path: 'src/a.ts', status: 'modified', added: 1, removed: 1 }]);
+    assert.equal(result.change?.fileChanges[0].after, 'export const a = 2;\n');
+    assert.equal(existsSync(join(baseDir, session.id)), false, 'scratch folders removed when the run ended');
+  });
+});

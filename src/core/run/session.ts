@@ -1,0 +1,237 @@
+// One run from config to result, the same for every front end (the CLI, the extension, and the MCP server, eval
+// and language-model tool to come): it builds the agents' providers, opens what they work with (scratch folders or
+// copies of the workspace, MCP servers), starts the engine, folds its events into the one RunState, keeps the
+// record on disk when asked, hands every event to the listeners, and, however the run ends, takes the winner's
+// change and closes everything it opened. Listeners that subscribe before `start()` see every event.
+
+import { randomUUID } from 'node:crypto';
+import type { MassGenConfig } from '../config/types';
+import type { RunEvent } from '../engine/events';
+import { Orchestrator } from '../engine/orchestrator';
+import type { EngineAgent, RunResult } from '../engine/ports';
+import type { RetryPolicy } from '../engine/retry';
+import { applyEvent, initialRunState, type RunState } from '../engine/run-state';
+import { combineToolboxes } from '../mcp/combine';
+import type { ExtraProviderFactory } from '../providers/factory';
+import { errorMessage } from '../util/errors';
+import { SessionSetupError } from './errors';
+import { openMcpTools, usesMcp, type McpWiring, type RunMcpTools } from './mcp-tools';
+import { openWorkArea } from './open-work-area';
+import { RunRecorder, type RecordOptions } from './recorder';
+import { buildAgents } from './team';
+import type { FilesOption, WinnerChange, WorkArea } from './work-area';
+
+export interface RunSessionOptions {
+  task: string;
+  /** The resolved config: agents, orchestrator settings, timeouts (front ends apply their overrides first). */
+  config: MassGenConfig;
+  /** For logs and views, e.g. "Refactor parse() in util.ts". */
+  title?: string;
+  runId?: string;
+  /** Providers for backends only the host can reach (VS Code's chat models). */
+  extraProviders?: ExtraProviderFactory;
+  mcp?: McpWiring;
+  files?: FilesOption;
+  /** Keep the log directory and status.json. */
+  record?: RecordOptions;
+  /** External cancel (Ctrl-C, a chat's cancellation); `cancel()` does the same. */
+  signal?: AbortSignal;
+  /** A listener threw: the run goes on; the host logs it. */
+  onListenerError?(err: unknown): void;
+  /** Engine knobs for tests and benchmarks. */
+  engine?: { retry?: Partial<RetryPolicy>; now?: () => Date; random?: () => number };
+}
+
+export interface SessionResult extends RunResult {
+  /** Workspace and scratch runs: the change of the winning version. */
+  change?: WinnerChange;
+  /** Recorded runs: the log directory, the final answer's file and the winner's patch. */
+  logDir?: string;
+  answerFile?: string;
+  changeFile?: string;
+}
+
+export type SessionListener = (event: RunEvent, state: RunState) => void;
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** What `prepare` opened, for `start` to run with and close. */
+interface Prepared {
+  orchestrator: Orchestrator;
+  area: WorkArea | undefined;
+  mcp: RunMcpTools | undefined;
+  recorder: RunRecorder | undefined;
+}
+
+export class RunSession {
+  readonly id: string;
+  readonly title: string;
+  readonly state: RunState = initialRunState();
+  readonly startedAt = Date.now();
+  private readonly listeners = new Set<SessionListener>();
+  private readonly abort = new AbortController();
+  private readonly patches = new Map<string, string>();
+  private prepared: Promise<Prepared> | undefined;
+  private run: Promise<SessionResult> | undefined;
+  private finished = false;
+
+  constructor(private readonly options: RunSessionOptions) {
+    this.id = options.runId ?? randomUUID();
+    this.title = options.title ?? options.task.slice(0, 60);
+    const outer = options.signal;
+    if (outer?.aborted) this.abort.abort();
+    else outer?.addEventListener('abort', () => this.abort.abort(), { once: true });
+  }
+
+  /** Every event, after it is folded into `state`. Subscribe before `start()` to see the first ones. */
+  subscribe(listener: SessionListener): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Alias of `subscribe`, the shape the vote viewer's hub expects. */
+  onEvent(listener: SessionListener): Disposable {
+    return this.subscribe(listener);
+  }
+
+  /**
+   * Builds the providers and opens what the agents work with (copies, scratch folders, MCP), emitting nothing.
+   * Rejects with a SessionSetupError, having closed whatever it opened. Idempotent; `start` calls it too.
+   */
+  prepare(): Promise<void> {
+    return this.opened().then(() => undefined);
+  }
+
+  /** Runs once (later calls return the same promise); rejects only as `prepare` does, before any event. */
+  start(): Promise<SessionResult> {
+    this.run ??= this.execute().finally(() => {
+      this.finished = true;
+      this.listeners.clear();
+    });
+    return this.run;
+  }
+
+  get result(): Promise<SessionResult> {
+    return this.start();
+  }
+
+  get running(): boolean {
+    return !this.finished;
+  }
+
+  /** Stops the run: requests in flight are aborted; it ends with reason `cancelled` and the best answer so far. */
+  cancel(): void {
+    this.abort.abort();
+  }
+
+  /** Stops one agent; the run goes on with the others. */
+  cancelAgent(agentId: string): void {
+    void this.prepared?.then((p) => p.orchestrator.cancelAgent(agentId), () => undefined);
+  }
+
+  /** The patch of an answer version in a workspace run (kept after the copies are gone). */
+  patchOf(versionLabel: string): string | undefined {
+    return this.patches.get(versionLabel);
+  }
+
+  private async setup(): Promise<Prepared> {
+    const { options } = this;
+    const { config } = options;
+    const agents = buildAgents(config.agents, options.extraProviders);
+    const labels = agents.map((_, i) => `agent${i + 1}`);
+    let recorder: RunRecorder | undefined;
+    let area: WorkArea | undefined;
+    let mcp: RunMcpTools | undefined;
+    try {
+      recorder = options.record ? new RunRecorder(options.record, this.state) : undefined;
+      area = options.files ? await openWorkArea(options.files, this.id, labels, this.abort.signal) : undefined;
+      if (usesMcp(config.agents, options.mcp)) mcp = await openMcpTools({ ...options.mcp, log: options.mcp?.log ?? recorder?.mcpLog });
+      if (this.abort.signal.aborted) throw new SessionSetupError('cancelled', 'cancelled before the agents started');
+      const team: EngineAgent[] = agents.map((agent, i) => {
+        const files = area?.toolbox(labels[i]);
+        const tools = mcp?.toolboxFor(config.agents[i]);
+        return { ...agent, toolbox: files && tools ? combineToolboxes(files, tools) : (files ?? tools), workspace: area?.workspace?.(labels[i]) };
+      });
+      const opened = { area, recorder };
+      const orchestrator = new Orchestrator({
+        task: options.task,
+        agents: team,
+        orchestrator: config.orchestrator,
+        timeouts: config.timeouts,
+        onEvent: (event) => this.dispatch(event, opened.recorder, opened.area),
+        signal: this.abort.signal,
+        runId: this.id,
+        workspace: area?.info,
+        ...options.engine,
+      });
+      return { orchestrator, area, mcp, recorder };
+    } catch (err) {
+      await close({ area, mcp, recorder });
+      if (err instanceof SessionSetupError) throw err;
+      if (this.abort.signal.aborted) throw new SessionSetupError('cancelled', 'cancelled before the agents started');
+      throw new SessionSetupError('environment', errorMessage(err));
+    }
+  }
+
+  private async execute(): Promise<SessionResult> {
+    const prepared = await this.opened();
+    const { orchestrator, area, recorder } = prepared;
+    try {
+      const result: SessionResult = await orchestrator.run();
+      if (area && result.winnerLabel) result.change = await this.winnerChange(area, result.winnerLabel);
+      if (recorder) {
+        result.logDir = recorder.logDir;
+        if (result.winnerId) result.answerFile = recorder.finalAnswerPath(result.winnerId);
+        if (result.winnerId && result.change && this.options.files?.kind === 'workspace') result.changeFile = recorder.writeWinnerChange(result.winnerId, result.change.patch);
+      }
+      return result;
+    } finally {
+      await close(prepared);
+    }
+  }
+
+  private opened(): Promise<Prepared> {
+    this.prepared ??= this.setup();
+    return this.prepared;
+  }
+
+  /** The winner's change, or undefined with the reason reported when it cannot be read (the answer still stands). */
+  private async winnerChange(area: WorkArea, versionLabel: string): Promise<WinnerChange | undefined> {
+    try {
+      return await area.winnerChange(versionLabel);
+    } catch (err) {
+      this.options.onListenerError?.(new Error(`the winner's change could not be read: ${errorMessage(err)}`));
+      return undefined;
+    }
+  }
+
+  private dispatch(event: RunEvent, recorder: RunRecorder | undefined, area: WorkArea | undefined): void {
+    applyEvent(this.state, event);
+    if (event.type === 'answer_added' && area) {
+      const agentLabel = event.label.slice(0, event.label.lastIndexOf('.'));
+      area.answerAccepted(agentLabel, event.label, event.change);
+      const patch = area.patchOf?.(event.label);
+      if (patch !== undefined) {
+        this.patches.set(event.label, patch);
+        recorder?.writeAnswerPatch(event.agentId, event.label, patch);
+      }
+    }
+    recorder?.onEvent(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event, this.state);
+      } catch (err) {
+        this.options.onListenerError?.(err);
+      }
+    }
+  }
+}
+
+/** Closes what a run opened, in the order nothing depends on: MCP servers, the copies, then the record. */
+async function close(opened: Partial<Omit<Prepared, 'orchestrator'>>): Promise<void> {
+  await opened.mcp?.close().catch(() => undefined);
+  await opened.area?.dispose();
+  await opened.recorder?.close();
+}

@@ -1,0 +1,5 @@
+/** Text squeezed to one line of at most `max` characters (with an ellipsis when cut), for progress lines and labels. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

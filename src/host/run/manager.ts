@@ -1,0 +1,96 @@
+// Starts runs for the commands and the chat participant: resolves the config and the team, hands the run to a
+// RunSession (core), and keeps the recent runs for the views. Listeners (the log channel, the caller's, the vote
+// viewer through `onDidStart`) are attached before the session starts, so each sees every event. Secrets never
+// reach the log: events carry none.
+
+import * as vscode from 'vscode';
+import { formatIssue } from '../../core/config/load';
+import { RunSession, type SessionListener } from '../../core/run/session';
+import type { FilesOption } from '../../core/run/work-area';
+import { describeEvent } from '../../core/status/describe';
+import { errorMessage } from '../../core/util/errors';
+import type { KeyStore } from '../keys';
+import { mcpLogger, notificationApprover, readMcpSettings } from '../mcp';
+import { resolveRunConfig } from './config';
+import { teamFor } from './team';
+
+export interface RunRequest {
+  task: string;
+  /** Short description for logs and views, e.g. "Refactor parse() in util.ts". */
+  title: string;
+  signal?: AbortSignal;
+  /** The chat view's selected model, used first when no agents are configured. */
+  preferredModel?: vscode.LanguageModelChat;
+  /** What the agents work on: scratch copies of attached files, or copies of a workspace folder. */
+  files?: FilesOption;
+  /** The caller's own listener, attached before the first event. */
+  onEvent?: SessionListener;
+}
+
+export class RunManager implements vscode.Disposable {
+  private readonly runs: RunSession[] = [];
+  private readonly started = new vscode.EventEmitter<RunSession>();
+  readonly onDidStart = this.started.event;
+
+  constructor(private readonly keys: KeyStore, private readonly log: vscode.LogOutputChannel) {}
+
+  get active(): RunSession[] {
+    return this.runs.filter((r) => r.running);
+  }
+
+  get latest(): RunSession | undefined {
+    return this.runs[this.runs.length - 1];
+  }
+
+  find(id: string): RunSession | undefined {
+    return this.runs.find((r) => r.id === id);
+  }
+
+  /**
+   * Resolves the config and the team and prepares the run (copies, MCP servers), throwing ConfigError /
+   * MissingKeyError / SessionSetupError / no-models errors with messages fit for a notification; then starts it.
+   */
+  async start(request: RunRequest): Promise<RunSession> {
+    const runConfig = await resolveRunConfig(this.keys);
+    if (runConfig.kind === 'configured') for (const w of runConfig.warnings) this.log.warn(formatIssue(w));
+    const team = await teamFor(runConfig, request.preferredModel);
+    const session = new RunSession({
+      task: request.task,
+      title: request.title,
+      config: team.config,
+      extraProviders: team.extraProviders,
+      mcp: { approve: notificationApprover(), log: mcpLogger(this.log), processEnv: process.env, shared: readMcpSettings() },
+      files: request.files,
+      signal: request.signal,
+      onListenerError: (err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`),
+    });
+    await session.prepare();
+    this.log.info(`run "${request.title}": ${team.config.agents.length} agent(s) from ${team.config.source}: ${team.config.agents.map((a) => `${a.id} (${a.backend.type} ${a.backend.model})`).join(', ')}`);
+    session.subscribe((event, state) => this.logEvent(event, state));
+    if (request.onEvent) session.subscribe(request.onEvent);
+    this.runs.push(session);
+    // A bounded history for the views; runs are also persisted by the vote viewer.
+    this.runs.splice(0, Math.max(0, this.runs.length - 20));
+    this.started.fire(session);
+    void session.start().catch((err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`));
+    return session;
+  }
+
+  private logEvent(...[event, state]: Parameters<SessionListener>): void {
+    const line = describeEvent(event, state);
+    if (!line) return;
+    if (event.type === 'agent_failed' || (event.type === 'run_ended' && event.error)) this.log.error(line);
+    else this.log.info(line);
+  }
+
+  cancelAll(): number {
+    const active = this.active;
+    for (const r of active) r.cancel();
+    return active.length;
+  }
+
+  dispose(): void {
+    this.cancelAll();
+    this.started.dispose();
+  }
+}

@@ -1,0 +1,118 @@
+// MassGen: Run on Workspace — every agent works on its own copy of a workspace folder (a git worktree when it is a
+// repository) with file tools; the winner's change opens in VS Code's refactor preview, where each file is accepted
+// or rejected. Nothing touches the folder until the user applies the change.
+
+import * as vscode from 'vscode';
+import type { RunEvent } from '../../core/engine/events';
+import type { RunState } from '../../core/engine/run-state';
+import type { RunSession } from '../../core/run/session';
+import { reportStartError } from './on-selection';
+import type { RunManager } from './manager';
+import type { RunPreviews } from './previews';
+
+/** What the task tells the agents about their copy (the tools' own descriptions say the rest). */
+export function workspaceInstructions(folderName: string): string {
+  return [
+    `You work on your own copy of the project "${folderName}" (your working folder). Read it with list_directory, read_file and search_files; change it with edit_file or write_file.`,
+    'The other agents work on copies of their own; the files of each current answer are readable under peers/agentK/.',
+    'When your change is done, call new_answer with a short summary of what you changed and why (your changed files are recorded with it), or vote if another answer is better.',
+  ].join('\n');
+}
+
+/** The folder to run on: the one given (explorer menu), the only one, the active file's, or the user's pick. */
+export async function pickWorkspaceFolder(given?: vscode.Uri): Promise<vscode.WorkspaceFolder | vscode.Uri | undefined> {
+  if (given) return given;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) return folders[0];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const owner = active && vscode.workspace.getWorkspaceFolder(active);
+  if (owner) return owner;
+  return vscode.window.showWorkspaceFolderPick({ placeHolder: 'MassGen: which folder should the agents work on?' });
+}
+
+function progressMessage(event: RunEvent, s: RunState): string | undefined {
+  switch (event.type) {
+    case 'run_started':
+      return `${event.agents.length} agents working on their copies…`;
+    case 'tool_call':
+      return `${s.agents.find((a) => a.id === event.agentId)?.label ?? event.agentId}: ${event.name}`;
+    case 'answer_added':
+      return `${event.label} in${event.change ? ` (${event.change.files.length} file(s) changed)` : ''}`;
+    case 'vote_cast':
+      return `${s.agents.filter((a) => a.currentVote).length}/${s.agents.filter((a) => a.status !== 'failed').length} agents voted`;
+    case 'final_started':
+      return 'Preparing the winner…';
+    default:
+      return undefined;
+  }
+}
+
+export interface WorkspaceRunDeps {
+  runs: RunManager;
+  previews: RunPreviews;
+  /** Where the agents' copies live (the extension's storage). */
+  copiesDir: string;
+}
+
+/** Starts a workspace run; `instruction` and `folder` skip the prompts (tests, the explorer menu, chat). */
+export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instruction?: string; folder?: vscode.Uri }): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('MassGen: Run on Workspace needs a trusted workspace (agents read the whole folder and its settings).');
+    return;
+  }
+  const picked = await pickWorkspaceFolder(given?.folder);
+  if (!picked) {
+    if (!vscode.workspace.workspaceFolders?.length) void vscode.window.showInformationMessage('MassGen: open a folder first; the agents work on copies of it.');
+    return;
+  }
+  const folderUri = picked instanceof vscode.Uri ? picked : picked.uri;
+  const name = picked instanceof vscode.Uri ? (folderUri.path.split('/').pop() ?? 'workspace') : picked.name;
+  const instruction =
+    given?.instruction?.trim() ||
+    (await vscode.window.showInputBox({ title: `MassGen: Run on ${name}`, prompt: 'What should the agents change?', placeHolder: 'e.g. "Add input validation to the CSV parser, with tests"', ignoreFocusOut: true }))?.trim();
+  if (!instruction) return;
+  const task = `${instruction}\n\n${workspaceInstructions(name)}`;
+  const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MassGen on ${name}`, cancellable: true }, async (progress, token) => {
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      progress.report({ message: 'Preparing a copy of the folder for each agent…' });
+      let run: RunSession;
+      try {
+        const onEvent = (event: RunEvent, state: RunState) => {
+          const message = progressMessage(event, state);
+          if (message) progress.report({ message });
+        };
+        run = await deps.runs.start({
+          task,
+          title: `${instruction} (${name})`,
+          signal: abort.signal,
+          files: { kind: 'workspace', source: folderUri.fsPath, baseDir: deps.copiesDir },
+          onEvent,
+        });
+      } catch (err) {
+        if (!abort.signal.aborted) void reportStartError(err);
+        return undefined;
+      }
+      void vscode.commands.executeCommand('massgen.showVoteViewer', { preserveFocus: true, runId: run.id });
+      deps.previews.registerFiles(run.id, (path) => vscode.Uri.joinPath(folderUri, ...path.split('/')));
+      return { run, result: await run.result };
+    } finally {
+      sub.dispose();
+    }
+  });
+  if (!done) return;
+  const { run, result } = done;
+  if (result.finalAnswer === null) {
+    void vscode.window.showErrorMessage(`MassGen: no answer (${result.reason}). ${result.error ?? ''}`.trim());
+    return;
+  }
+  const files = result.change?.files.length ?? 0;
+  const ending = result.reason === 'consensus' ? '' : ` (ended by ${result.reason.replace('_', ' ')})`;
+  if (files === 0) {
+    void vscode.window.showInformationMessage(`MassGen: ${result.winnerLabel} won${ending} without changing any file. Its answer is in the vote viewer.`);
+    return;
+  }
+  // The refactor preview opens at once: there each file is accepted or rejected, and nothing is written before.
+  await deps.previews.apply(run.id);
+}
