@@ -5,7 +5,8 @@ const usageError = (re: RegExp) => (err: unknown) => err instanceof UsageError &
 
 describe('cli args: run', () => {
   it('parses every flag', () => {
-    assert.deepEqual(parseCliArgs(['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', 'What is 2+2?']), {
+    const argv = ['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', '--workspace', 'repo', '--apply', 'What is 2+2?'];
+    assert.deepEqual(parseCliArgs(argv), {
       command: 'run',
       question: 'What is 2+2?',
       config: 'team.yaml',
@@ -15,6 +16,8 @@ describe('cli args: run', () => {
       timeoutSeconds: 90,
       estimate: true,
       approveTools: true,
+      workspace: 'repo',
+      apply: true,
     });
   });
 
@@ -43,6 +46,8 @@ describe('cli args: run', () => {
       timeoutSeconds: undefined,
       estimate: false,
       approveTools: false,
+      workspace: undefined,
+      apply: false,
     });
   });
 

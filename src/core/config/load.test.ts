@@ -444,11 +444,11 @@ describe('parseConfigText: warnings for ignored keys', () => {
       'session_id: abc',
     ));
     assert.deepEqual(warnings.map((w) => [w.line, w.path]), [
-      [3, 'agents[0].memory'], [7, 'agents[0].backend.enable_web_search'], [8, 'agents[0].backend.cwd'],
-      [11, 'orchestrator.snapshot_storage'], [12, 'orchestrator.context_paths'],
+      [3, 'agents[0].memory'], [7, 'agents[0].backend.enable_web_search'],
+      [11, 'orchestrator.snapshot_storage'],
       [13, 'orchestrator.coordination.use_skills'], [14, 'ui'], [15, 'memory'], [16, 'session_id'],
     ]);
-    assert.equal(warnings[6].message, 'ui: upstream MassGen option not supported here, ignored');
+    assert.equal(warnings[4].message, 'ui: upstream MassGen option not supported here, ignored');
   });
 
   it('warns about unknown keys, suggesting near misses', () => {
@@ -597,5 +597,30 @@ describe('loadConfigFile', () => {
   it('a missing file is a ConfigError naming it', () => {
     const file = join(dir, 'nope.yaml');
     assert.throws(() => loadConfigFile(file), (err: ConfigError) => err instanceof ConfigError && err.message === `${file}: config file not found`);
+  });
+});
+
+describe('parseConfigText: workspaces (upstream\'s cwd and context_paths)', () => {
+  it('reads backend cwd and orchestrator.context_paths (permission defaults to read)', () => {
+    const { config, warnings } = load(yaml(
+      'agents:',
+      '  - id: a',
+      '    backend: {type: ollama, model: m, cwd: workspace1}',
+      'orchestrator:',
+      '  context_paths:',
+      '    - path: src',
+      '      permission: write',
+      '      protected_paths: [secret.txt]',
+      '    - path: ../docs',
+    ));
+    assert.equal(config.agents[0].backend.cwd, 'workspace1');
+    assert.deepEqual(config.orchestrator.contextPaths, [{ path: 'src', permission: 'write' }, { path: '../docs', permission: 'read' }]);
+    assert.deepEqual(warnings.map((w) => w.path), ['orchestrator.context_paths[0].protected_paths']);
+  });
+
+  it('refuses a permission other than read or write, naming the line', () => {
+    const err = configError(yaml('agents:', '  - backend: {type: ollama, model: m}', 'orchestrator:', '  context_paths:', '    - {path: src, permission: admin}'));
+    assert.equal(err.issues[0].line, 5);
+    assert.match(err.message, /permission/);
   });
 });

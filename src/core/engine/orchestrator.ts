@@ -18,6 +18,8 @@ import { runTurnWithRetries } from './turn';
 
 export class Orchestrator {
   private readonly ctx: RunContext;
+  private started = false;
+  private readonly cancelAtStart = new Set<AgentRuntime>();
 
   constructor(options: RunOptions) {
     this.ctx = new RunContext(options);
@@ -28,10 +30,14 @@ export class Orchestrator {
     this.ctx.stop('cancelled');
   }
 
-  /** Stops one agent; the run goes on with the others. */
+  /** Stops one agent; the run goes on with the others. Before `run()`, the agent is stopped as the run starts. */
   cancelAgent(agentId: string): void {
     const agent = this.ctx.byId(agentId);
     if (!agent || agent.failed || this.ctx.ended) return;
+    if (!this.started) {
+      this.cancelAtStart.add(agent);
+      return;
+    }
     this.ctx.markFailed(agent, 'cancelled by the user', 'cancelled');
     agent.turnController?.abort();
   }
@@ -54,6 +60,8 @@ export class Orchestrator {
         budget: options.orchestrator.budget,
         ...(options.workspace ? { workspace: options.workspace } : {}),
       });
+      this.started = true;
+      for (const agent of this.cancelAtStart) this.cancelAgent(agent.spec.id);
       const reason = await this.coordinate();
       return await finish(ctx, reason);
     } finally {

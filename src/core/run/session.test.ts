@@ -118,7 +118,7 @@ describe('run session', () => {
 
   it('a scratch run: agents edit their own copies; the winner change lists what it changed; the folders are gone after', async () => {
     const write = (path: string, content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
-    const editor: Script = (req, i) => (i === 0 ? write('src/a.ts', 'export const a = 2;\n') : boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('set a to 2'));
+    const editor: Script = (_req, i) => (i === 0 ? write('src/a.ts', 'export const a = 2;\n') : i === 1 ? reply.answer('set a to 2') : reply.vote('agent1'));
     const { options } = team({ a: editor, b: (req) => (boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('looks right as is')) });
     const baseDir = join(tmp, 'scratch');
     const session = new RunSession({ task: 'q', ...options, files: { kind: 'scratch', baseDir, seed: [{ relativePath: 'src/a.ts', content: 'export const a = 1;\n' }] } });

@@ -74,6 +74,9 @@ export class RunSession {
   private readonly abort = new AbortController();
   private readonly patches = new Map<string, string>();
   private prepared: Promise<Prepared> | undefined;
+  private engine: Orchestrator | undefined;
+  /** Agents cancelled before the engine existed; it stops them when it starts. */
+  private readonly cancelledAgents = new Set<string>();
   private run: Promise<SessionResult> | undefined;
   private finished = false;
 
@@ -128,7 +131,8 @@ export class RunSession {
 
   /** Stops one agent; the run goes on with the others. */
   cancelAgent(agentId: string): void {
-    void this.prepared?.then((p) => p.orchestrator.cancelAgent(agentId), () => undefined);
+    if (this.engine) this.engine.cancelAgent(agentId);
+    else this.cancelledAgents.add(agentId);
   }
 
   /** The patch of an answer version in a workspace run (kept after the copies are gone). */
@@ -148,7 +152,6 @@ export class RunSession {
       recorder = options.record ? new RunRecorder(options.record, this.state) : undefined;
       area = options.files ? await openWorkArea(options.files, this.id, labels, this.abort.signal) : undefined;
       if (usesMcp(config.agents, options.mcp)) mcp = await openMcpTools({ ...options.mcp, log: options.mcp?.log ?? recorder?.mcpLog });
-      if (this.abort.signal.aborted) throw new SessionSetupError('cancelled', 'cancelled before the agents started');
       const team: EngineAgent[] = agents.map((agent, i) => {
         const files = area?.toolbox(labels[i]);
         const tools = mcp?.toolboxFor(config.agents[i]);
@@ -166,6 +169,8 @@ export class RunSession {
         workspace: area?.info,
         ...options.engine,
       });
+      this.engine = orchestrator;
+      for (const id of this.cancelledAgents) orchestrator.cancelAgent(id);
       return { orchestrator, area, mcp, recorder };
     } catch (err) {
       await close({ area, mcp, recorder });

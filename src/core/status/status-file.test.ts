@@ -29,11 +29,22 @@ const invalidated = (voterId: string, targetLabel: string): RunEventBody => ({ t
 
 const status = (evs: RunEvent[], now = START_MS + 5000) => buildStatus(reduceEvents(evs), '/logs/run', now);
 
+describe('status-file: workspace runs', () => {
+  it('lists the folder and each answer version\'s changed files; null for runs without one', () => {
+    const files = [{ path: 'src/a.ts', status: 'modified' as const, added: 3, removed: 1 }];
+    const change = { id: 'tree1', files, bytesWritten: 420 };
+    const workspace = { source: '/repo', kind: 'git' as const, notes: ['submodule lib/ left out'] };
+    const s = status(events({ ...started, workspace } as RunEventBody, { ...answered('a', 'agent1.1'), change } as RunEventBody, answered('b', 'agent2.1')));
+    assert.deepEqual(s.workspace, { source: '/repo', kind: 'git', notes: ['submodule lib/ left out'], answers: { 'agent1.1': files } });
+    assert.equal(status(events(started)).workspace, null);
+  });
+});
+
 describe('status-file: buildStatus schema', () => {
   const s = status(events(started, round(1), turn('a'), answered('a', 'agent1.1'), turn('b')), START_MS + 7500);
 
   it('has the top-level blocks', () => {
-    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'coordination', 'meta', 'results', 'schema_version', 'usage']);
+    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'coordination', 'meta', 'results', 'schema_version', 'usage', 'workspace']);
     assert.equal(s.schema_version, STATUS_SCHEMA_VERSION);
   });
 

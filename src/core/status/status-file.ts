@@ -96,6 +96,15 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
       error: state.error,
     },
     usage: usageJson(state.usage),
+    // Ours: in a workspace run, the folder and each answer version's changed files.
+    workspace: state.workspace
+      ? {
+          source: state.workspace.source,
+          kind: state.workspace.kind,
+          notes: state.workspace.notes,
+          answers: Object.fromEntries(state.answers.filter((a) => a.change).map((a) => [a.label, a.change!.files])),
+        }
+      : null,
     budget: state.budget
       ? {
           max_cost_usd: state.budget.maxCostUsd ?? null,

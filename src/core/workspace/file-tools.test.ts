@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentToolbox } from '../engine/ports';
-import { createFileToolbox, EDIT_FILE, LIST_DIRECTORY, READ_FILE, WRITE_FILE } from './file-tools';
+import { createFileToolbox, EDIT_FILE, LIST_DIRECTORY, READ_FILE, SEARCH_FILES, WRITE_FILE } from './file-tools';
 import { createScratch, type Scratch } from './scratch';
 
 const AGENTS = [
@@ -44,8 +44,8 @@ describe('workspace/file-tools', () => {
   });
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('offers four tools with OpenAI function-parameter schemas that document paths and peers/', () => {
-    assert.deepEqual(box.tools.map((t) => t.name), [READ_FILE, WRITE_FILE, LIST_DIRECTORY, EDIT_FILE]);
+  it('offers five tools with OpenAI function-parameter schemas that document paths and peers/', () => {
+    assert.deepEqual(box.tools.map((t) => t.name), [READ_FILE, WRITE_FILE, LIST_DIRECTORY, EDIT_FILE, SEARCH_FILES]);
     for (const t of box.tools) {
       assert.equal(t.parameters.type, 'object');
       assert.equal(typeof t.parameters.properties, 'object');
@@ -292,6 +292,19 @@ describe('workspace/file-tools', () => {
       const small = createFileToolbox(scratch, 'agent1', { maxWriteBytes: 10 });
       assertFail(await run(small, EDIT_FILE, { path: 'README.md', old_text: 'Title', new_text: 'A much longer title' }), /would be \d+ bytes; the limit is 10/);
       assert.equal(readFileSync(join(own, 'README.md'), 'utf8'), '# Title\n');
+    });
+  });
+
+  describe('search_files', () => {
+    it('searches the own folder and the live peer folders, with virtual paths', async () => {
+      writeFileSync(join(peer, 'notes.txt'), 'peer notes\nexport const b = 9;\n');
+      assert.deepEqual(await run(box, SEARCH_FILES, { pattern: 'const b' }), { ok: true, content: 'src/index.ts:2: export const b = 2;' });
+      assert.deepEqual(await run(box, SEARCH_FILES, { pattern: 'const b', path: 'peers/agent2' }), {
+        ok: true,
+        content: 'peers/agent2/notes.txt:2: export const b = 9;\npeers/agent2/src/index.ts:2: export const b = 2;',
+      });
+      assertFail(await run(box, SEARCH_FILES, { pattern: 'x', path: 'peers' }), /search one of them, e.g. path "peers\/agent1"/);
+      assertFail(await run(box, SEARCH_FILES, { pattern: 'x', path: '../' }), /leaves your folder/);
     });
   });
 

@@ -2,7 +2,7 @@
 // the caller's GIT_* variables (a hook's GIT_DIR would point git at the wrong repository), no prompts, no pager, and
 // no optional locks, so reading the user's repository never rewrites its index.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 export class GitError extends Error {
   constructor(
@@ -84,6 +84,14 @@ export function git(args: readonly string[], options: GitOptions = {}): Promise<
     child.stdin.on('error', () => undefined); // git may exit before reading all its input
     child.stdin.end(options.input ?? '');
   });
+}
+
+/**
+ * Starts git with the same environment as `git()` for a process the caller drives itself: a long-lived
+ * `cat-file --batch`, or a search whose output is read as it comes and cut short. The caller must end it.
+ */
+export function spawnGit(args: readonly string[], options: Pick<GitOptions, 'cwd' | 'env'> = {}): ChildProcessWithoutNullStreams {
+  return spawn('git', args, { cwd: options.cwd, env: gitEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** `git args…` stdout as trimmed text. */

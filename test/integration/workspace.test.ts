@@ -1,0 +1,201 @@
+// Workspace runs through the CLI, as a new user would run them: a real git repository with uncommitted and untracked
+// work, the real `massgen` bundle as a subprocess, and scripted agents behind the real OpenAI SDK that call the file
+// tools by their names. The repository must come out byte-identical without --apply, carry exactly the winner's
+// change with it, and no copy may be left behind.
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { coordinationScript, startFakeOpenAI, type AgentScript, type FakeOpenAIServer } from '../fakes/openai-server';
+
+const work = mkdtempSync(join(tmpdir(), 'massgen-ws-'));
+const cli = join(work, 'cli.js');
+
+async function buildCli(): Promise<void> {
+  const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
+  const bundles = nodeBundles({ outdir: work, production: false });
+  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuild.build({ ...options, sourcemap: false, logLevel: 'error' })));
+}
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI with its own temp folder, so what it leaves behind there can be checked. */
+function runCli(args: string[], cwd: string, tmp: string): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const env = { PATH: process.env.PATH, HOME: work, TMPDIR: tmp };
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
+
+/** A project as a user has it: commits, an uncommitted edit, an untracked file, an ignored build folder. */
+function makeRepo(name: string): string {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'src', 'add.js'), 'exports.add = (a, b) => a - b;\n');
+  writeFileSync(join(dir, 'test.js'), "const { add } = require('./src/add');\nif (add(2, 3) !== 5) { console.log('FAIL'); process.exit(1); }\nconsole.log('ok');\n");
+  writeFileSync(join(dir, 'README.md'), '# calc\n');
+  writeFileSync(join(dir, '.gitignore'), 'build/\n');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'init');
+  writeFileSync(join(dir, 'README.md'), '# calc\n\nWork in progress.\n');
+  writeFileSync(join(dir, 'notes.txt'), 'untracked notes\n');
+  mkdirSync(join(dir, 'build'));
+  writeFileSync(join(dir, 'build', 'out.txt'), 'ignored build output\n');
+  return dir;
+}
+
+/** Everything that makes the repository what it is: every file's bytes (.git included), status, refs, worktrees. */
+function fingerprint(dir: string): string {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else files.push(`${relative(dir, p)} ${readFileSync(p).toString('base64')}`);
+    }
+  };
+  walk(dir);
+  return [files.join('\n'), git(dir, 'status', '--porcelain', '--untracked-files=all'), git(dir, 'for-each-ref'), git(dir, 'worktree', 'list', '--porcelain')].join('\n--\n');
+}
+
+const FIXED = 'exports.add = (a, b) => a + b;\n';
+
+function team(url: string): string {
+  const file = join(work, `team-${Math.random().toString(36).slice(2)}.yaml`);
+  const agents = ['m1', 'm2', 'm3'].map((m, i) => `  - id: ${String.fromCharCode(97 + i)}\n    backend: { type: chatcompletion, model: ${m}, base_url: ${url} }\n`).join('');
+  writeFileSync(file, `agents:\n${agents}`);
+  return file;
+}
+
+/** agent1 reads and fixes the bug with the file tools, then answers; the others answer without changes; all vote for agent1. */
+const scripts = (extra: Record<string, AgentScript> = {}) =>
+  coordinationScript({
+    m1: { answer: 'Fixed add(): it subtracted.', first: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'src/add.js' } }] }, { toolCalls: [{ name: 'write_file', arguments: { path: 'src/add.js', content: FIXED } }] }] },
+    m2: { answer: 'I changed nothing.' },
+    m3: { answer: 'Nothing to change here either.' },
+    ...extra,
+  }, { voteFor: 'agent1' });
+
+describe('massgen run --workspace (subprocess, real git)', function () {
+  this.timeout(60_000);
+  let server: FakeOpenAIServer | undefined;
+
+  before(buildCli);
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('leaves the repository byte-identical, records every answer\'s patch and the winner\'s change, and leaves no copy behind', async () => {
+    const repo = makeRepo('repo-plain');
+    const before = fingerprint(repo);
+    server = await startFakeOpenAI(scripts());
+    const tmp = mkdtempSync(join(work, 'tmp-'));
+    const logDir = join(work, 'logs-plain');
+    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', repo, '--log-dir', logDir, 'Fix add()'], work, tmp);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Fixed add(): it subtracted.\n');
+    assert.match(r.stderr, /Changes: 1 file\(s\) in .*changes\.patch: src\/add\.js/);
+    assert.equal(fingerprint(repo), before, 'the repository is untouched');
+
+    // agent1 read the copy with the user's uncommitted edit, and the others saw its change beside its answer.
+    const requests = server.chatRequests();
+    const m1 = requests.filter((q) => q.body!.model === 'm1');
+    const readResult = m1[1].body!.messages.find((m) => m.role === 'tool');
+    assert.equal(readResult?.content, 'exports.add = (a, b) => a - b;\n');
+    const m2Vote = requests.filter((q) => q.body!.model === 'm2').map((q) => JSON.stringify(q.body!.messages)).find((t) => t.includes('Fixed add()'));
+    assert.match(m2Vote ?? '', /Changed files \(read them under peers\/agent1\/\): src\/add\.js \(\+1 -1\)/);
+
+    const patch = readFileSync(join(logDir, 'final', 'a', 'changes.patch'), 'utf8');
+    assert.match(patch, /^diff --git a\/src\/add\.js b\/src\/add\.js/m);
+    assert.match(patch, /^-exports\.add = \(a, b\) => a - b;$/m);
+    assert.match(patch, /^\+exports\.add = \(a, b\) => a \+ b;$/m);
+    assert.doesNotMatch(patch, /README|notes\.txt|build\//, 'the user\'s own uncommitted and untracked work is not part of the change');
+    assert.equal(readFileSync(join(logDir, 'agents', 'a', 'agent1.1.patch'), 'utf8'), patch);
+    assert.equal(readFileSync(join(logDir, 'agents', 'b', 'agent2.1.patch'), 'utf8'), '');
+    const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+    assert.deepEqual(status.workspace.answers['agent1.1'], [{ path: 'src/add.js', status: 'modified', added: 1, removed: 1 }]);
+    assert.deepEqual(status.workspace.answers['agent2.1'], []);
+    assert.equal(status.workspace.kind, 'git');
+    const copies = join(tmp, 'massgen-workspaces');
+    assert.ok(existsSync(copies), 'the copies were made under the temp folder');
+    assert.deepEqual(readdirSync(copies), [], 'no copy, worktree or shadow repository is left behind');
+  });
+
+  it('--apply writes exactly the winner\'s change, keeping the user\'s own uncommitted and untracked work', async () => {
+    const repo = makeRepo('repo-apply');
+    const indexBefore = readFileSync(join(repo, '.git', 'index'));
+    server = await startFakeOpenAI(scripts());
+    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', join(work, 'logs-apply'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /APPLIED: 1 file\(s\) changed/);
+    assert.equal(readFileSync(join(repo, 'src', 'add.js'), 'utf8'), FIXED);
+    assert.equal(readFileSync(join(repo, 'README.md'), 'utf8'), '# calc\n\nWork in progress.\n');
+    assert.equal(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'untracked notes\n');
+    assert.deepEqual(readFileSync(join(repo, '.git', 'index')), indexBefore, 'the index is not touched');
+    assert.equal(git(repo, 'status', '--porcelain'), ' M README.md\n M src/add.js\n?? notes.txt\n');
+    assert.equal(execFileSync(process.execPath, ['test.js'], { cwd: repo, encoding: 'utf8' }), 'ok\n');
+  });
+
+  it('--apply refuses, touching nothing, when the user changed the same lines during the run', async () => {
+    const repo = makeRepo('repo-conflict');
+    let edited = false;
+    const inner = scripts();
+    server = await startFakeOpenAI((request) => {
+      // While the agents vote, the user edits the very line the winner changed.
+      if (!edited && JSON.stringify(request.body?.messages ?? []).includes('Fixed add()')) {
+        writeFileSync(join(repo, 'src', 'add.js'), 'exports.add = (a, b) => b - a;\n');
+        edited = true;
+      }
+      return inner(request);
+    });
+    const logDir = join(work, 'logs-conflict');
+    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', logDir, 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /APPLIED: no — .*src\/add\.js/);
+    assert.match(r.stderr, /changes\.patch/);
+    assert.equal(readFileSync(join(repo, 'src', 'add.js'), 'utf8'), 'exports.add = (a, b) => b - a;\n', "the user's edit stands");
+    assert.ok(existsSync(join(logDir, 'final', 'a', 'changes.patch')));
+  });
+
+  it('a folder that is not a git repository is copied honouring .gitignore', async () => {
+    const dir = join(work, 'plain-folder');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'add.js'), 'exports.add = (a, b) => a - b;\n');
+    writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
+    writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+    server = await startFakeOpenAI(scripts({ m2: { answer: 'Looked around.', first: [{ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }] } }));
+    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', dir, '--apply', '--log-dir', join(work, 'logs-folder'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    assert.equal(r.code, 0, r.stderr);
+    const listing = server.chatRequests().filter((q) => q.body!.model === 'm2')[1].body!.messages.find((m) => m.role === 'tool')?.content ?? '';
+    assert.match(String(listing), /src\//);
+    assert.doesNotMatch(String(listing), /node_modules/, 'ignored folders are not copied');
+    assert.equal(readFileSync(join(dir, 'src', 'add.js'), 'utf8'), FIXED);
+    assert.equal(existsSync(join(dir, '.git')), false, 'no repository is made in the user\'s folder');
+  });
+
+  it('says clearly when --apply has nowhere to go', async () => {
+    server = await startFakeOpenAI(scripts());
+    const r = await runCli(['run', '--config', team(server.baseUrl), '--apply', 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /--apply needs a folder/);
+  });
+});
