@@ -1,15 +1,17 @@
 // The vote viewer page: a projection of the host's RunState. It takes one snapshot, then applies numbered deltas
-// with the engine's own reducer (asking for a snapshot when it finds a gap), and repaints at most once per frame,
-// only the parts the events touched: the header, the columns of the agents concerned, and (on structural events:
-// answers, votes, failures, the winner) the critiques, tally, timeline and result. A frame repaints a few columns at
-// most; the others follow on the next frames, each from the latest state.
+// with the engine's own reducer (asking for a snapshot when it finds a gap), and repaints (when and how much per
+// frame: scheduler.ts) only the parts the events touched: the header, the columns of the agents concerned, and (on
+// structural events: answers, votes, failures, the winner) the critiques, tally, timeline and result. The patches
+// of a workspace run's answer versions come on request (diff-store.ts).
 
 import { parseHostMessage, type HistoryEntry, type HostMessageOf, type Setup, type ShownRun } from '../src/protocol/messages';
-import type { RunEvent, RunView } from '../src/protocol/state';
+import { currentVotes, type RunEvent, type RunView } from '../src/protocol/state';
 import { applyDelta, DeltaCursor } from '../src/protocol/sync';
 import { runClock } from './derive';
+import { DiffStore } from './diff-store';
 import { h, section, setHidden, setText } from './dom';
 import type { Host } from './bridge';
+import { FrameScheduler, type Frame } from './scheduler';
 import { AgentsView } from './views/agents';
 import { HeaderView } from './views/header';
 import { ResultView } from './views/result';
@@ -34,18 +36,6 @@ const STRUCTURAL = new Set<RunEvent['type']>([
   'budget_reached',
   'run_ended',
 ]);
-
-/** Streamed text repaints at most this often (structural changes at once). */
-const STREAM_FRAME_MS = 100;
-
-/**
- * Agent columns repainted in one frame at most, and the script time after which a frame starts no further column.
- * Each streaming column costs script, style, layout and paint in the same task: eight at once took 20-45 ms here,
- * past 50 ms (a long task, a janky page) as soon as another process competes for the CPU. The rest follow on the
- * next frames.
- */
-export const COLUMNS_PER_FRAME = 3;
-const FRAME_BUDGET_MS = 8;
 
 function agentOf(event: RunEvent): string | null {
   if ('agentId' in event) return event.agentId;
@@ -81,16 +71,11 @@ export class App {
   private runsKey = '';
   private readonly notice = h('div', { class: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
-  private frame = 0;
-  private fallbackTimer: ReturnType<typeof setTimeout> | undefined;
-  private throttle: ReturnType<typeof setTimeout> | undefined;
-  private lastRender = 0;
-  /** Columns to repaint, oldest first (a repainted column that changes again goes to the back: round robin). */
-  private readonly dirtyAgents = new Set<string>();
-  private dirtyAll = false;
-  private dirtyStructure = false;
+  /** The shown run's patches; a new snapshot starts afresh (the host forgets what it sent, too). */
+  private diffs: DiffStore | null = null;
   /** Counters for tests: snapshots and deltas applied, resyncs asked for. */
   readonly stats = { snapshots: 0, deltas: 0, resyncs: 0, dropped: 0, renders: 0, lastSnapshotMs: 0, maxRenderMs: 0, maxDeltaMs: 0 };
+  private readonly frames = new FrameScheduler((frame) => this.render(frame), this.stats);
 
   constructor(private readonly host: Host, private readonly root: HTMLElement) {
     const runs = section('runs-section', 'Runs', !host.ui.closed.includes('runs'), (open) => this.sectionToggled('runs', open), this.runsBody);
@@ -127,7 +112,7 @@ export class App {
       case 'history':
         this.history = m.runs;
         this.renderRuns();
-        if (this.page) this.schedule();
+        if (this.page) this.frames.schedule();
         return;
       case 'setup':
         this.setup = m.setup;
@@ -135,6 +120,9 @@ export class App {
         return;
       case 'notice':
         return this.showNotice(m.text, m.level);
+      case 'diff':
+        this.diffs?.receive(m);
+        return;
     }
   }
 
@@ -176,10 +164,12 @@ export class App {
       this.shown = shown;
       this.cursor.reset(shown.id, view.state.lastSeq);
       this.clockBase = { clock: Math.max(shown.clock, view.state.elapsedMs), receivedAt: performance.now() };
+      this.diffs = new DiffStore(this.host, shown.id);
       this.buildPage();
     } else {
       this.view = null;
       this.shown = null;
+      this.diffs = null;
       this.cursor.reset(null, 0);
       this.renderEmpty();
     }
@@ -204,10 +194,7 @@ export class App {
     applyDelta(this.view, m, (event) => {
       if (event.type === 'run_started') rebuild = true;
       page.agents.streamEvent(event, state);
-      const agent = agentOf(event);
-      if (agent === null || event.type === 'run_ended') this.dirtyAll = true;
-      else this.dirtyAgents.add(agent);
-      if (STRUCTURAL.has(event.type)) this.dirtyStructure = true;
+      this.frames.mark(agentOf(event), STRUCTURAL.has(event.type));
     });
     this.cursor.advance(m);
     // The host's clock, or the newest event's time if that is later (the two share a time base in practice).
@@ -217,55 +204,23 @@ export class App {
       this.buildPage();
       return;
     }
-    this.schedule();
+    this.frames.schedule();
     this.stats.maxDeltaMs = Math.max(this.stats.maxDeltaMs, performance.now() - started);
-  }
-
-  /**
-   * Repaints on the next frame, but streamed text alone at most every STREAM_FRAME_MS: ten updates a second read
-   * as smooth, and each repaint of eight streaming columns costs layout and paint. Structural changes (an answer,
-   * a vote, a failure) go out on the next frame.
-   */
-  private schedule(): void {
-    if (this.frame || this.throttle) return;
-    const wait = this.dirtyStructure || this.dirtyAll ? 0 : this.lastRender + STREAM_FRAME_MS - performance.now();
-    if (wait > 0) {
-      this.throttle = setTimeout(() => {
-        this.throttle = undefined;
-        this.schedule();
-      }, wait);
-      return;
-    }
-    this.requestFrame();
-  }
-
-  private requestFrame(): void {
-    this.frame = requestAnimationFrame(() => this.render());
-    // rAF does not run in a hidden document; do not let updates pile up there.
-    this.fallbackTimer = setTimeout(() => this.render(), 250);
   }
 
   private clock(): number {
     return this.view ? runClock(this.view.state, this.clockBase, performance.now()) : 0;
   }
 
-  private render(): void {
-    cancelAnimationFrame(this.frame);
-    clearTimeout(this.fallbackTimer);
-    clearTimeout(this.throttle);
-    this.throttle = undefined;
-    this.frame = 0;
-    this.lastRender = performance.now();
+  /** One frame's repaint (false: no page to paint). */
+  private render(frame: Frame): boolean {
     const page = this.page;
     const view = this.view;
-    if (!page || !view || !this.shown) return;
-    const started = performance.now();
-    this.stats.renders++;
+    if (!page || !view || !this.shown) return false;
     const { state, extras } = view;
     const clock = this.clock();
     page.header.update(this.shown, state, clock, this.history, this.follow);
-    if (this.dirtyStructure || this.dirtyAll) {
-      for (const a of state.agents) this.dirtyAgents.add(a.id);
+    if (frame.structural) {
       page.agents.updateStructure(state);
       page.tally.update(state);
       page.timeline.update(state, extras);
@@ -275,22 +230,16 @@ export class App {
       const live = state.agents.filter((a) => a.status !== 'failed').length;
       setText(page.agentsBadge, live === state.agents.length ? String(live) : `${live}/${state.agents.length}`);
       page.agentsBadge.hidden = false;
-      const votes = state.agents.filter((a) => a.currentVote && a.status !== 'failed').length;
+      const votes = currentVotes(state).length;
       setText(page.tallyBadge, String(votes));
       page.tallyBadge.hidden = votes === 0;
       this.renderRuns();
     }
-    this.dirtyAll = false;
-    this.dirtyStructure = false;
-    let columns = 0;
-    for (const id of this.dirtyAgents) {
-      if (columns === COLUMNS_PER_FRAME || (columns > 0 && performance.now() - started > FRAME_BUDGET_MS)) break;
-      page.agents.update(state, extras.agents, clock, [id]);
-      this.dirtyAgents.delete(id);
-      columns++;
-    }
-    if (this.dirtyAgents.size) this.requestFrame();
-    this.stats.maxRenderMs = Math.max(this.stats.maxRenderMs, performance.now() - started);
+    frame.columns(
+      state.agents.map((a) => a.id),
+      (id) => page.agents.update(state, extras.agents, clock, [id]),
+    );
+    return true;
   }
 
   private tick(): void {
@@ -304,12 +253,13 @@ export class App {
   private buildPage(): void {
     const view = this.view!;
     const shown = this.shown!;
-    const ctx = { host: this.host, runId: shown.id, readOnly: shown.readOnly };
+    const diffs = this.diffs!;
+    const ctx = { host: this.host, runId: shown.id, readOnly: shown.readOnly, diffs };
     const header = new HeaderView(this.host, shown.id, shown.title);
     const agents = new AgentsView(ctx, view.state);
     const tally = new TallyView();
     const timeline = new TimelineView();
-    const result = new ResultView(this.host, shown.id, shown.readOnly);
+    const result = new ResultView(this.host, shown.id, shown.readOnly, diffs);
     const open = (key: string) => !this.host.ui.closed.includes(key);
     const toggle = (key: string) => (o: boolean) => this.sectionToggled(key, o);
     const resultSection = section('result-section', 'Result', open('result'), toggle('result'), result.el);
@@ -318,9 +268,7 @@ export class App {
     const timelineSection = section('timeline-section', 'Timeline', open('timeline'), toggle('timeline'), timeline.el);
     this.content.replaceChildren(header.el, resultSection.el, agentsSection.el, tallySection.el, timelineSection.el);
     this.page = { header, agents, tally, timeline, result, resultSection: resultSection.el, agentsBadge: agentsSection.badge, tallyBadge: tallySection.badge };
-    this.dirtyAll = true;
-    this.dirtyStructure = true;
-    this.render();
+    this.frames.paintAll();
   }
 
   private disposePage(): void {

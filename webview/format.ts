@@ -1,6 +1,6 @@
 // Number, money, time and label formatting for the vote viewer. Pure (unit-tested in Node).
 
-import type { EndReason, RunPhase, UsageTotals } from '../src/protocol/state';
+import type { AnswerChange, ChangedFile, EndReason, RunPhase, UsageTotals } from '../src/protocol/state';
 
 export function tokens(n: number): string {
   if (n < 1000) return String(Math.round(n));
@@ -104,4 +104,33 @@ export function dateTime(iso: string): string {
 export function firstLine(text: string, max = 120): string {
   const line = text.trim().split('\n', 1)[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "3 files changed, +12 −4" (a binary file counts as a file, not as lines). */
+export function changeStat(change: AnswerChange): string {
+  const n = change.files.length;
+  if (n === 0) return 'No file changes';
+  let added = 0;
+  let removed = 0;
+  for (const f of change.files) {
+    added += f.added ?? 0;
+    removed += f.removed ?? 0;
+  }
+  return `${n} file${n === 1 ? '' : 's'} changed, +${integer.format(added)} \u2212${integer.format(removed)}`;
+}
+
+/** "+12 −4" for a text file, "binary" for one without line counts. */
+export function fileStat(file: ChangedFile): string {
+  return file.added === null || file.removed === null ? 'binary' : `+${integer.format(file.added)} \u2212${integer.format(file.removed)}`;
+}
+
+export const FILE_STATUS = { added: 'A', modified: 'M', deleted: 'D' } as const;
+
+/** Control, zero-width and bidi-override characters, which can hide or reorder what a file name or line shows. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const INVISIBLE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+
+/** Model-made text with its invisible characters written out (`\u202E`), tabs kept. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }

@@ -1,5 +1,6 @@
 // The vote viewer's wire protocol: one message map per direction, zod-validated on both sides (an invalid message
-// is logged and dropped). Version 1.
+// is logged and dropped). Version 1: `requestDiff` and `diff` were added to it rather than bumping it, since host and
+// page always ship together in one VSIX and either side drops (and logs) a message type it does not know.
 //
 // host → webview
 //   snapshot  the whole projection of one run (or none: the empty state), the runs list and the setup. Sent on
@@ -13,12 +14,16 @@
 //   history   the runs list changed (a run started or ended).
 //   setup     the configured agents changed.
 //   notice    a short message to show (e.g. "Copied").
+//   diff      the reply to `requestDiff`: the unified patch of one answer version of a workspace run, at most
+//             MAX_PATCH_CHARS (cut at a line end, `truncated` and a note say so), or null with a note saying why
+//             (a stored past run, a run without a workspace, an unknown version).
 // webview → host
 //   ready     the page (re)loaded: send a snapshot of `want` (a run id, or the latest when follow).
 //   resync    a delta gap was detected: send a snapshot.
 //   select    show another run (null = follow the latest).
 //   cancelRun / cancelAgent, action (preview | apply | copy | openLog), start (chat | selection | settings),
 //   openLink (https only, checked again on the host), openPanel, log (webview errors into the host log).
+//   requestDiff  the patch of answer version `version` (`agentK.M`) of a run; asked once per version.
 
 import * as z from 'zod/mini';
 import { RunEventSchema, RunViewSchema } from './schema';
@@ -31,6 +36,9 @@ const bool = z.boolean();
 
 /** Run ids are ours (UUIDs) or, for stored runs, the same; bounded so a hostile page cannot send megabytes. */
 const id = z.string().check(z.minLength(1), z.maxLength(200));
+
+/** Patch text sent in one `diff` message at most (characters): a bigger patch is cut at a line end. */
+export const MAX_PATCH_CHARS = 512 * 1024;
 
 export const HistoryEntrySchema = z.object({
   id: str,
@@ -76,6 +84,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('history'), runs: z.array(HistoryEntrySchema) }),
   z.object({ v, type: z.literal('setup'), setup: SetupSchema }),
   z.object({ v, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: str }),
+  z.object({ v, type: z.literal('diff'), runId: str, version: str, patch: z.nullable(z.string().check(z.maxLength(MAX_PATCH_CHARS))), truncated: bool, note: z.optional(str) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 export type HostMessageOf<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
@@ -94,6 +103,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('openLink'), href: z.string().check(z.maxLength(4096)) }),
   z.object({ v, type: z.literal('openPanel'), runId: z.nullable(id) }),
   z.object({ v, type: z.literal('log'), level: z.enum(['warn', 'error']), message: z.string().check(z.maxLength(4000)) }),
+  z.object({ v, type: z.literal('requestDiff'), runId: id, version: id }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { RunEvent } from '../core/engine/events';
 import { fullRun } from '../../test/webview/scenarios';
 import { safeExternalLink } from './links';
-import { hostMessage, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION } from './messages';
+import { hostMessage, MAX_PATCH_CHARS, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION } from './messages';
 import { applyExtras, emptyExtras, MAX_TIMELINE, MAX_TOOL_ROWS, reduceView, summarizeArgs } from './state';
 import { applyDelta, DeltaCursor } from './sync';
 
@@ -53,6 +53,40 @@ describe('vote viewer protocol: messages', () => {
       { v: 1, type: 'log', level: 'info', message: 'x' },
       { v: 1, type: 'executeCommand', command: 'workbench.action.files.delete' },
       { type: 'ready', runId: null, follow: true },
+    ]) {
+      assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad).slice(0, 80));
+    }
+  });
+});
+
+describe('vote viewer protocol: diffs', () => {
+  it('carries a patch (whole or cut) or null with a note, and refuses one past the cap', () => {
+    for (const body of [
+      { runId: 'r', version: 'agent1.1', patch: 'diff --git a/x b/x\n', truncated: false },
+      { runId: 'r', version: 'agent1.1', patch: 'x'.repeat(MAX_PATCH_CHARS), truncated: true, note: 'cut' },
+      { runId: 'r', version: 'agent1.1', patch: null, truncated: false, note: 'This run did not work on a workspace: its answers have no diffs.' },
+    ]) {
+      const wire = JSON.parse(JSON.stringify(hostMessage({ type: 'diff', ...body })));
+      const r = parseHostMessage(wire);
+      assert.ok(r.ok, r.ok ? '' : r.error);
+      assert.deepEqual(r.message, wire);
+    }
+    for (const bad of [
+      { v: 1, type: 'diff', runId: 'r', version: 'agent1.1', patch: 'x'.repeat(MAX_PATCH_CHARS + 1), truncated: true },
+      { v: 1, type: 'diff', runId: 'r', version: 'agent1.1', truncated: false },
+      { v: 1, type: 'diff', runId: 'r', version: 'agent1.1', patch: 3, truncated: false },
+    ]) {
+      assert.equal(parseHostMessage(bad).ok, false, JSON.stringify(bad).slice(0, 80));
+    }
+  });
+
+  it('bounds requestDiff from the page', () => {
+    assert.ok(parseWebviewMessage({ v: 1, type: 'requestDiff', runId: 'r', version: 'agent2.3' }).ok);
+    for (const bad of [
+      { v: 1, type: 'requestDiff', runId: 'r' },
+      { v: 1, type: 'requestDiff', runId: 'r', version: '' },
+      { v: 1, type: 'requestDiff', runId: 'r', version: 'v'.repeat(201) },
+      { v: 1, type: 'requestDiff', runId: null, version: 'agent1.1' },
     ]) {
       assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad).slice(0, 80));
     }

@@ -12,6 +12,7 @@ import type { RunEvent } from '../core/engine/events';
 import { applyEvent, currentVotes, initialRunState, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
 import type { FailureCause } from '../core/engine/events';
 import { assertNever } from '../core/util/errors';
+import { oneLine } from '../core/util/text';
 
 export { applyEvent, currentVotes, initialRunState, STREAM_TAIL_CHARS };
 export type { AgentState, AgentStatus, AnswerState, RunPhase, RunState, UsageTotals, VoteState } from '../core/engine/run-state';
@@ -95,11 +96,6 @@ export function emptyExtras(): ViewerExtras {
 
 export function emptyView(): RunView {
   return { state: initialRunState(), extras: emptyExtras() };
-}
-
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** A short, readable summary of a tool call's JSON arguments: `path: "src/a.ts", line: 3`. */

@@ -12,6 +12,10 @@ export class FakeRun implements LiveRun {
   private readonly listeners = new Set<(event: RunEvent, state: RunState) => void>();
   cancelled = false;
   readonly cancelledAgents: string[] = [];
+  /** Workspace runs: each answer version's patch, as the run session keeps them. */
+  readonly patches = new Map<string, string>();
+  /** patchOf calls, by version (the hub asks once per version and page). */
+  readonly patchRequests: string[] = [];
 
   constructor(readonly id: string, readonly title: string) {}
 
@@ -31,6 +35,11 @@ export class FakeRun implements LiveRun {
 
   cancelAgent(agentId: string): void {
     this.cancelledAgents.push(agentId);
+  }
+
+  patchOf(versionLabel: string): string | undefined {
+    this.patchRequests.push(versionLabel);
+    return this.patches.get(versionLabel);
   }
 }
 
@@ -68,6 +77,8 @@ export class FakeServices implements ViewerServices {
   readonly panels: (string | null)[] = [];
   readonly logs: string[] = [];
   setupValue: Setup = { agents: [], configFile: null };
+  /** A fixed clock for tests of timing (rate limits); null = the real one. */
+  clock: number | null = null;
   readonly log = {
     info: (m: string) => this.logs.push(`info ${m}`),
     warn: (m: string) => this.logs.push(`warn ${m}`),
@@ -95,6 +106,10 @@ export class FakeServices implements ViewerServices {
 
   setup(): Setup {
     return this.setupValue;
+  }
+
+  now(): number {
+    return this.clock ?? Date.now();
   }
 }
 

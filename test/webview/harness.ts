@@ -265,6 +265,15 @@ export class ViewerPage {
     return path;
   }
 
+  /** A screenshot of one element (the first `selector` matches), e.g. an agent column with an open diff. */
+  async screenshotOf(name: string, selector: string): Promise<string> {
+    mkdirSync(SHOTS, { recursive: true });
+    const path = join(SHOTS, `${name}.png`);
+    await this.settle();
+    await this.page.locator(selector).first().screenshot({ path });
+    return path;
+  }
+
   async close(): Promise<void> {
     this.connection?.dispose();
     await this.context.close();

@@ -8,6 +8,7 @@ import { reply, type Script, type ScriptedReply } from '../../src/core/providers
 import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
 import { boardHasAnswers, runTeam, type TeamMember } from '../helpers/test-team';
+import { addedFile, binaryFile, deletedFile, joinPatches, modifiedFile } from './patches';
 
 const usage = { inputTokens: 1850, cachedInputTokens: 600, outputTokens: 420 };
 const pricing = { inputPerMillion: 2.5, cachedInputPerMillion: 1.25, outputPerMillion: 10 };
@@ -305,4 +306,63 @@ export function bigRun(agents = 8, versions = 4, kb = 12): RunEvent[] {
   bodies.push({ type: 'final_answer', agentId: 'agent-1', label: `agent1.${versions}`, content: answer(0, versions), mode: 'as_is' });
   bodies.push({ type: 'run_ended', reason: 'consensus', winnerId: 'agent-1', durationMs: 95_000 });
   return bodies.map((b, i) => ({ ...b, seq: i + 1, t: i * 250 }) as RunEvent);
+}
+
+/** The hostile file name of workspaceRun(): markup the page must show as text. */
+export const HOSTILE_PATH = 'src/<img src=x onerror=alert(1)>.ts';
+
+/**
+ * A workspace run by hand: three agents whose answers carry changes, and the patches the run session keeps for
+ * them. agent1.1: 3 files, +12 −4 (two hunks in src/config.ts, an added file, a binary file). agent2.1: one
+ * generated file too large to send whole. agent2.2 (the winner): a 20,000-line file, a file with a hostile name
+ * and content, a deleted file. agent3.1: no file changes.
+ */
+export function workspaceRun(): { events: RunEvent[]; patches: Map<string, string> } {
+  const agents = ['agent-a', 'agent-b', 'agent-c'].map((id, i) => ({ id, label: `agent${i + 1}`, model: `model-${i + 1}`, provider: 'openai-compatible', priced: true }));
+  const v1 = joinPatches([
+    modifiedFile('src/config.ts', [
+      { at: 1, before: ["import { readFileSync } from 'node:fs';"], removed: ['export function parseConfig(text: string): Config {'], added: ['export function parseConfig(text: string): Result<Config> {', '  let raw: unknown;'], after: ['  const raw = JSON.parse(text);'] },
+      {
+        at: 12,
+        before: ['  // port'],
+        removed: ['  return { port: raw.port,', "    host: raw.host ?? 'localhost' };", '}'],
+        added: ['  const errors: ConfigError[] = [];', "  if (typeof r.port !== 'number') errors.push({ field: 'port', message: 'must be a number' });", "  if (r.host !== undefined && typeof r.host !== 'string') errors.push({ field: 'host', message: 'must be a string' });", '  return errors.length', '    ? { ok: false, errors }', "    : { ok: true, value: { port: r.port as number, host: (r.host as string) ?? 'localhost' } };", '}', ''],
+        after: ['', 'export default parseConfig;'],
+      },
+    ]),
+    addedFile('src/errors.ts', ['export type ConfigError = { field: string; message: string };', 'export type Result<T> = { ok: true; value: T } | { ok: false; errors: ConfigError[] };']),
+    binaryFile('assets/logo.png'),
+  ]);
+  const generated = Array.from({ length: 30_000 }, (_, i) => `  "key${String(i).padStart(5, '0')}": "a generated value, padded",`);
+  const v2 = joinPatches([addedFile('src/generated/data.json', generated)]);
+  const table = ['export const TABLE = [', ...Array.from({ length: 19_998 }, (_, i) => `  ${i},`), '];'];
+  const v3 = joinPatches([
+    addedFile('src/big-table.ts', table),
+    addedFile(HOSTILE_PATH, ['<script>window.__pwned = "diff"</script>', '<img src=x onerror="window.__pwned = \'diff-img\'">', 'const link = "[click](javascript:alert(1))";']),
+    deletedFile('old/legacy.js', ['module.exports = function legacy() {', '  return 1;', '};', '', '// end']),
+  ]);
+  const change = (id: string, files: typeof v1.files) => ({ id, files, bytesWritten: 2048 });
+  const bodies: RunEventBody[] = [
+    { type: 'run_started', runId: 'ws', question: 'Make parseConfig() return typed errors', agents, startedAt: '2026-01-02T03:04:05.000Z', finalAnswerMode: 'as_is', workspace: { source: '/home/user/project', kind: 'git', notes: [] } },
+    { type: 'round_started', round: 1, agentIds: agents.map((a) => a.id) },
+    ...agents.map((a): RunEventBody => ({ type: 'turn_started', agentId: a.id, round: 1, boardRevision: 0, voteOnly: false })),
+    { type: 'answer_added', agentId: 'agent-a', label: 'agent1.1', version: 1, content: 'Validated each field; errors are typed (see `src/errors.ts`).', boardRevision: 1, change: change('t1', v1.files) },
+    { type: 'answer_added', agentId: 'agent-b', label: 'agent2.1', version: 1, content: 'Generated the lookup data.', boardRevision: 2, change: change('t2', v2.files) },
+    { type: 'answer_added', agentId: 'agent-c', label: 'agent3.1', version: 1, content: 'No change is needed: the callers already validate.', boardRevision: 3, change: change('t0', []) },
+    { type: 'round_started', round: 2, agentIds: ['agent-b'] },
+    { type: 'turn_started', agentId: 'agent-b', round: 2, boardRevision: 3, voteOnly: false },
+    { type: 'answer_added', agentId: 'agent-b', label: 'agent2.2', version: 2, content: 'A lookup table instead of generated JSON, and the legacy module removed.', boardRevision: 4, change: change('t3', v3.files) },
+    ...agents.map((a): RunEventBody => ({ type: 'vote_cast', vote: { voterId: a.id, targetId: 'agent-b', targetLabel: 'agent2.2', reason: 'agent2.2 is the smallest complete change.', seenRevision: 4 } })),
+    { type: 'winner_selected', agentId: 'agent-b', label: 'agent2.2', votes: { 'agent-b': 3 }, tieBreak: false, basis: 'current_votes' },
+    { type: 'final_started', agentId: 'agent-b', mode: 'as_is' },
+    { type: 'final_answer', agentId: 'agent-b', label: 'agent2.2', content: 'A lookup table instead of generated JSON, and the legacy module removed.', mode: 'as_is' },
+    { type: 'run_ended', reason: 'consensus', winnerId: 'agent-b', durationMs: 42_000 },
+  ];
+  const patches = new Map([
+    ['agent1.1', v1.patch],
+    ['agent2.1', v2.patch],
+    ['agent3.1', ''],
+    ['agent2.2', v3.patch],
+  ]);
+  return { events: bodies.map((b, i) => ({ ...b, seq: i + 1, t: i * 1500 }) as RunEvent), patches };
 }

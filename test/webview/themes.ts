@@ -63,6 +63,15 @@ const dark: Record<string, string> = {
   '--vscode-charts-orange': '#d18616',
   '--vscode-charts-green': '#89d185',
   '--vscode-charts-purple': '#b180d7',
+  '--vscode-diffEditor-insertedTextBackground': '#9ccc2c33',
+  '--vscode-diffEditor-removedTextBackground': '#ff000033',
+  '--vscode-diffEditor-insertedLineBackground': '#9bb95533',
+  '--vscode-diffEditor-removedLineBackground': '#ff000033',
+  '--vscode-diffEditor-unchangedRegionBackground': '#181818',
+  '--vscode-editorLineNumber-foreground': '#6e7681',
+  '--vscode-gitDecoration-addedResourceForeground': '#81b88b',
+  '--vscode-gitDecoration-modifiedResourceForeground': '#e2c08d',
+  '--vscode-gitDecoration-deletedResourceForeground': '#c74e39',
 };
 
 const light: Record<string, string> = {
@@ -116,6 +125,15 @@ const light: Record<string, string> = {
   '--vscode-charts-orange': '#d18616',
   '--vscode-charts-green': '#388a34',
   '--vscode-charts-purple': '#652d90',
+  '--vscode-diffEditor-insertedTextBackground': '#9ccc2c40',
+  '--vscode-diffEditor-removedTextBackground': '#ff000033',
+  '--vscode-diffEditor-insertedLineBackground': '#9bb95533',
+  '--vscode-diffEditor-removedLineBackground': '#ff000033',
+  '--vscode-diffEditor-unchangedRegionBackground': '#f8f8f8',
+  '--vscode-editorLineNumber-foreground': '#6e7681',
+  '--vscode-gitDecoration-addedResourceForeground': '#587c0c',
+  '--vscode-gitDecoration-modifiedResourceForeground': '#895503',
+  '--vscode-gitDecoration-deletedResourceForeground': '#ad0707',
 };
 
 const hc: Record<string, string> = {
@@ -160,6 +178,12 @@ const hc: Record<string, string> = {
   '--vscode-charts-orange': '#ff9f4a',
   '--vscode-charts-green': '#89d185',
   '--vscode-charts-purple': '#c59ee0',
+  '--vscode-diffEditor-insertedTextBorder': '#33ff2e',
+  '--vscode-diffEditor-removedTextBorder': '#ff008f',
+  '--vscode-editorLineNumber-foreground': '#ffffff',
+  '--vscode-gitDecoration-addedResourceForeground': '#a1e3ad',
+  '--vscode-gitDecoration-modifiedResourceForeground': '#e2c08d',
+  '--vscode-gitDecoration-deletedResourceForeground': '#c74e39',
 };
 
 export const THEMES: Record<ThemeName, { vars: Record<string, string>; bodyClass: string; kind: string; colorScheme: 'dark' | 'light' }> = {

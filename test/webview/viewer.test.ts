@@ -7,7 +7,7 @@ import type { Browser, Locator } from 'playwright-core';
 import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
 import { RunHistory } from '../../src/host/viewer/history';
-import { COLUMNS_PER_FRAME } from '../../webview/app';
+import { COLUMNS_PER_FRAME } from '../../webview/scheduler';
 import { createHarness, describeInChromium, launchChromium, MemoryFs, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
 import { bigRun, fullRun, hostileRun, midRun, tieRun } from './scenarios';
 import type { ThemeName } from './themes';

@@ -5,16 +5,20 @@
 import type { RunEvent } from '../../src/protocol/state';
 import { STREAM_TAIL_CHARS, type AgentExtras, type AgentState, type AnswerState, type RunState, type VoteState } from '../../src/protocol/state';
 import { agentBadge, critiquesOf } from '../derive';
+import type { DiffStore } from '../diff-store';
 import { h, icon, iconButton, setAttr, setClass, setHidden, setIcon, setText, setTitle } from '../dom';
 import * as fmt from '../format';
 import type { Host } from '../bridge';
 import { plainText, renderInto } from '../markdown';
 import { StreamView } from '../stream';
+import { ChangesView } from './changes';
 
 export interface ColumnContext {
   host: Host;
   runId: string;
   readOnly: boolean;
+  /** The shown run's patches (workspace runs), shared by every view of its answer versions. */
+  diffs: DiffStore;
 }
 
 function who(state: RunState, agentId: string): string {
@@ -30,20 +34,27 @@ class AnswerView {
   private readonly star = icon('star-full', 'winner-star');
   private readonly critiques = h('ul', { class: 'critiques', attrs: { 'aria-label': 'Critiques' } });
   private readonly critiquesWrap: HTMLElement;
+  private readonly changes: ChangesView | null;
   private rendered = false;
   private cancelRender: (() => void) | null = null;
   /** The user opened or closed it: new answers no longer fold it. */
   touched = false;
   private critiqueKey = '';
 
-  constructor(readonly answer: AnswerState, open: boolean) {
+  constructor(readonly answer: AnswerState, open: boolean, diffs: DiffStore) {
     this.critiquesWrap = h('div', { class: 'critiques-wrap' }, h('div', { class: 'sub-label', text: 'Critiques' }), this.critiques);
     setHidden(this.critiquesWrap, true);
     setHidden(this.star, true);
+    const change = answer.change;
+    this.changes = change ? new ChangesView(diffs, answer.label, change) : null;
+    // Folded, a version still says how many files it changed.
+    const n = change?.files.length ?? 0;
+    const files = change && n ? h('span', { class: 'answer-files', title: fmt.changeStat(change) }, icon('diff'), h('span', { text: `${n} file${n === 1 ? '' : 's'}` })) : null;
     this.el = h(
       'details',
       { class: 'answer' },
-      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label }), this.star, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.staleCount, this.votes),
+      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label }), this.star, files, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.staleCount, this.votes),
+      this.changes?.el,
       this.body,
       this.critiquesWrap,
     ) as HTMLDetailsElement;
@@ -96,6 +107,7 @@ class AnswerView {
 
   dispose(): void {
     this.cancelRender?.();
+    this.changes?.dispose();
   }
 }
 
@@ -270,7 +282,7 @@ class AgentColumn {
       let view = this.answers.get(a.label);
       if (!view) {
         for (const v of this.answers.values()) if (!v.touched) v.setOpen(false);
-        view = new AnswerView(a, a === latest);
+        view = new AnswerView(a, a === latest, this.ctx.diffs);
         this.answers.set(a.label, view);
         this.answersEl.append(view.el);
       }

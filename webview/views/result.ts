@@ -1,11 +1,13 @@
-// The result: why the run ended, the winner, the final answer, and the actions (Preview diff, Apply, Copy, Open log)
-// which the host runs as commands.
+// The result: why the run ended, the winner (and, in a workspace run, the change it carries), the final answer, and
+// the actions (Preview diff, Apply, Copy, Open log) which the host runs as commands.
 
 import type { RunState } from '../../src/protocol/state';
+import type { DiffStore } from '../diff-store';
 import { button, h, icon, setHidden, setIcon, setText } from '../dom';
 import * as fmt from '../format';
 import type { Host } from '../bridge';
 import { renderInto } from '../markdown';
+import { ChangesView } from './changes';
 
 export class ResultView {
   readonly el: HTMLElement;
@@ -20,10 +22,12 @@ export class ResultView {
   private readonly previewBtn: HTMLElement;
   private readonly applyBtn: HTMLElement;
   private readonly copyBtn: HTMLElement;
+  private readonly changesSlot = h('div', { class: 'result-changes' });
+  private changes: { label: string; view: ChangesView } | null = null;
   private renderedAnswer: string | null = null;
   private cancelRender: (() => void) | null = null;
 
-  constructor(private readonly host: Host, private readonly runId: string, readOnly: boolean) {
+  constructor(private readonly host: Host, private readonly runId: string, readOnly: boolean, private readonly diffs: DiffStore) {
     const act = (action: 'preview' | 'apply' | 'copy' | 'openLog') => () => this.host.post({ type: 'action', action, runId: this.runId });
     const pastNote = readOnly ? ' (not available for a past run)' : '';
     this.previewBtn = button('Preview diff', { icon: 'diff', label: 'Preview the winner as a diff', title: `Open the diff of the winning answer${pastNote}`, onClick: act('preview') });
@@ -42,9 +46,11 @@ export class ResultView {
       this.detail,
       this.fallback,
       this.error,
+      this.changesSlot,
       this.actions,
       this.answer,
     );
+    setHidden(this.changesSlot, true);
   }
 
   update(state: RunState): void {
@@ -57,6 +63,7 @@ export class ResultView {
     const agent = w && state.agents.find((a) => a.id === w.agentId);
     setText(this.winner, w ? `Winner ${w.label}${agent ? ` (${agent.id})` : ''}${fa?.mode === 'synthesize' ? ' · synthesized' : ''}` : '');
     setHidden(this.winner, !w);
+    this.updateChanges(state);
     setText(this.detail, done && state.endReason ? fmt.END_REASON_DETAILS[state.endReason] : '');
     setHidden(this.detail, !done);
     setText(this.fallback, fa?.fallback ? `Note: ${fa.fallback}; the voted answer is shown.` : '');
@@ -74,7 +81,19 @@ export class ResultView {
     setHidden(this.answer, !content);
   }
 
+  /** The winner's change, expandable like the answer's own in its column (the same patch, asked once). */
+  private updateChanges(state: RunState): void {
+    const label = state.winner?.label ?? null;
+    if (label === (this.changes?.label ?? null)) return;
+    this.changes?.view.dispose();
+    const change = state.answers.find((a) => a.label === label)?.change;
+    this.changes = label && change ? { label, view: new ChangesView(this.diffs, label, change) } : null;
+    this.changesSlot.replaceChildren(...(this.changes ? [this.changes.view.el] : []));
+    setHidden(this.changesSlot, !this.changes);
+  }
+
   dispose(): void {
     this.cancelRender?.();
+    this.changes?.view.dispose();
   }
 }

@@ -4,6 +4,7 @@
 import type { RunState } from '../../src/protocol/state';
 import { tally } from '../derive';
 import { h, icon } from '../dom';
+import { changeStat } from '../format';
 
 export class TallyView {
   readonly el = h('div', { class: 'tally' });
@@ -11,14 +12,19 @@ export class TallyView {
 
   update(state: RunState): void {
     const t = tally(state);
-    const key = JSON.stringify([t.rows, t.basis, t.tieBreak, t.winnerLabel, t.scale]);
+    // Workspace runs: what each answer changed, beside its votes.
+    const stats = t.rows.map((r) => {
+      const change = state.answers.find((a) => a.label === r.label)?.change;
+      return change ? changeStat(change) : null;
+    });
+    const key = JSON.stringify([t.rows, t.basis, t.tieBreak, t.winnerLabel, t.scale, stats]);
     if (key === this.key) return;
     this.key = key;
     if (t.rows.length === 0) {
       this.el.replaceChildren(h('p', { class: 'muted', text: 'No answers yet.' }));
       return;
     }
-    const rows = t.rows.map((r) => {
+    const rows = t.rows.map((r, i) => {
       const fill = h('div', { class: 'tally-fill' });
       // CSSOM (allowed by the CSP), not a style attribute.
       fill.style.width = `${((r.count / t.scale) * 100).toFixed(1)}%`;
@@ -29,6 +35,7 @@ export class TallyView {
         h('div', { class: 'tally-head' }, r.winner ? icon('star-full', 'winner-star') : null, h('span', { class: 'tally-label', text: r.label }), h('span', { class: 'tally-agent', text: r.agentId }), h('span', { class: 'tally-count', text: String(r.count) })),
         h('div', { class: 'tally-bar', attrs: { 'aria-hidden': 'true' } }, fill),
         h('div', { class: 'tally-voters', title: r.voters.map((v) => `${v.label}: ${v.reason}`).join('\n'), text: r.voters.length ? `from ${voters}` : 'no votes' }),
+        stats[i] ? h('div', { class: 'tally-change' }, icon('diff'), h('span', { text: stats[i] })) : null,
       );
     });
     const notes: HTMLElement[] = [h('p', { class: 'tally-basis muted', text: t.basisText })];

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { FakeServices, FakeSource, MemoryFs } from '../../../test/webview/fakes';
-import { fullRun, renumber } from '../../../test/webview/scenarios';
+import { fullRun, renumber, workspaceRun } from '../../../test/webview/scenarios';
 import type { RunEvent } from '../../core/engine/events';
-import { webviewMessage, type HostMessage, type HostMessageOf } from '../../protocol/messages';
+import { MAX_PATCH_CHARS, parseHostMessage, webviewMessage, type HostMessage, type HostMessageOf } from '../../protocol/messages';
 import { reduceView, type RunView } from '../../protocol/state';
 import { applyDelta, DeltaCursor } from '../../protocol/sync';
 import { RunHistory } from './history';
-import { ViewerHub, type ViewerConnection } from './hub';
+import { capPatch, DIFF_BURST, DIFF_PER_SECOND, ViewerHub, type ViewerConnection } from './hub';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 /** As a webview would see it: messages are JSON on the way (undefined fields vanish). */
@@ -303,6 +303,108 @@ describe('vote viewer: host hub', () => {
     page.send({ type: 'ready', runId: 'run-2', follow: false });
     await tick();
     assert.equal(page.of('snapshot').at(-1)?.run?.id, 'run-1');
+    hub.dispose();
+  });
+});
+
+describe('vote viewer: host hub, diffs', () => {
+  const ws = workspaceRun();
+  let events: RunEvent[];
+  before(async () => {
+    events = await fullRun();
+  });
+
+  async function workspace() {
+    const ctx = await setup();
+    const page = new NodePage(ctx.hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const run = ctx.source.start('ws', 'Workspace', []);
+    for (const [version, patch] of ws.patches) run.patches.set(version, patch);
+    await play(run, ws.events);
+    return { ...ctx, page, run };
+  }
+
+  const diffs = (page: NodePage) => page.of('diff').map((m) => ({ version: m.version, patch: m.patch, truncated: m.truncated, note: m.note }));
+
+  it('answers requestDiff for a live workspace run with the run session’s patch, once per version and snapshot', async () => {
+    const { hub, page, run } = await workspace();
+    page.send({ type: 'requestDiff', runId: 'ws', version: 'agent1.1' });
+    page.send({ type: 'requestDiff', runId: 'ws', version: 'agent1.1' });
+    page.send({ type: 'requestDiff', runId: 'ws', version: 'agent3.1' });
+    await tick();
+    assert.deepEqual(diffs(page), [
+      { version: 'agent1.1', patch: ws.patches.get('agent1.1'), truncated: false, note: undefined },
+      { version: 'agent3.1', patch: '', truncated: false, note: undefined },
+    ]);
+    assert.deepEqual(run.patchRequests, ['agent1.1', 'agent3.1'], 'a repeat is dropped before reaching the run');
+    for (const m of page.of('diff')) assert.ok(parseHostMessage(json(m)).ok, 'valid on the wire');
+    // A snapshot rebuilds the page, which forgets its diffs: it may ask again.
+    page.send({ type: 'resync', runId: 'ws', lastSeq: 0 });
+    page.send({ type: 'requestDiff', runId: 'ws', version: 'agent1.1' });
+    await tick();
+    assert.equal(page.of('diff').length, 3);
+    hub.dispose();
+  });
+
+  it('answers null with a note for an unknown run or version, a run without a workspace, and a stored run', async () => {
+    const { hub, page, source, services, fs } = await workspace();
+    page.send({ type: 'requestDiff', runId: 'nope', version: 'agent1.1' });
+    page.send({ type: 'requestDiff', runId: 'ws', version: 'agent9.9' });
+    page.send({ type: 'requestDiff', runId: 'ws', version: '<script>' });
+    const plain = source.start('plain', 'No workspace', []);
+    await play(plain, renumber(events.slice(0, events.findIndex((e) => e.type === 'answer_added') + 1)));
+    page.send({ type: 'requestDiff', runId: 'plain', version: 'agent1.1' });
+    await tick();
+    assert.deepEqual(diffs(page), [
+      { version: 'agent1.1', patch: null, truncated: false, note: 'That run is no longer available.' },
+      { version: 'agent9.9', patch: null, truncated: false, note: 'This run has no such answer version.' },
+      { version: '<script>', patch: null, truncated: false, note: 'This run has no such answer version.' },
+      { version: 'agent1.1', patch: null, truncated: false, note: 'This run did not work on a workspace: its answers have no diffs.' },
+    ]);
+    hub.dispose();
+    // The same run reopened from disk in a new window: its file list is stored, its patches are not.
+    assert.ok(fs.files.has('run-ws.json'));
+    const hub2 = new ViewerHub(new FakeSource(), new RunHistory(fs, { warn: () => undefined }), services);
+    await tick(10);
+    const page2 = new NodePage(hub2, { runId: 'ws', follow: false });
+    page2.send({ type: 'ready', runId: 'ws', follow: false });
+    await tick(10);
+    assert.deepEqual(page2.of('snapshot').at(-1)?.run?.view.state.answers.map((a) => a.change?.files.length), [3, 1, 0, 3]);
+    page2.send({ type: 'requestDiff', runId: 'ws', version: 'agent2.2' });
+    await tick();
+    assert.deepEqual(diffs(page2), [{ version: 'agent2.2', patch: null, truncated: false, note: 'This run is from an earlier session: its files changed are listed, but the diffs were not kept.' }]);
+    hub2.dispose();
+  });
+
+  it('cuts an oversize patch at a line end within MAX_PATCH_CHARS and says so', async () => {
+    const big = ws.patches.get('agent2.1')!;
+    assert.ok(big.length > MAX_PATCH_CHARS, `${big.length} characters`);
+    const { hub, page } = await workspace();
+    page.send({ type: 'requestDiff', runId: 'ws', version: 'agent2.1' });
+    await tick();
+    const [m] = page.of('diff');
+    assert.equal(m.truncated, true);
+    assert.ok(m.patch!.length <= MAX_PATCH_CHARS && m.patch!.length > MAX_PATCH_CHARS - 200, `${m.patch!.length}`);
+    assert.ok(big.startsWith(m.patch!) && m.patch!.endsWith('\n'), 'a prefix of whole lines');
+    assert.match(m.note ?? '', /too large to show whole \([\d,]+ K characters\): its first 512 K are shown/);
+    assert.ok(parseHostMessage(json(m)).ok);
+    // A patch without a line end in reach is cut at the limit; one at the limit is whole.
+    assert.equal(capPatch('x'.repeat(MAX_PATCH_CHARS + 5)).patch?.length, MAX_PATCH_CHARS);
+    assert.deepEqual(capPatch('y'.repeat(MAX_PATCH_CHARS)), { patch: 'y'.repeat(MAX_PATCH_CHARS), truncated: false });
+    hub.dispose();
+  });
+
+  it('rate-limits a page that asks for diffs too fast, and logs it once', async () => {
+    const { hub, page, services } = await workspace();
+    services.clock = 1_000_000;
+    for (let i = 0; i < DIFF_BURST + 10; i++) page.send({ type: 'requestDiff', runId: 'ws', version: `agent1.${i + 100}` });
+    await tick();
+    assert.equal(page.of('diff').length, DIFF_BURST);
+    assert.equal(services.logs.filter((l) => /asks for diffs too fast/.test(l)).length, 1);
+    services.clock += 1000;
+    for (let i = 0; i < 10; i++) page.send({ type: 'requestDiff', runId: 'ws', version: `agent2.${i + 100}` });
+    await tick();
+    assert.equal(page.of('diff').length, DIFF_BURST + DIFF_PER_SECOND, 'refilled at DIFF_PER_SECOND');
     hub.dispose();
   });
 });

@@ -1,12 +1,13 @@
 // The vote viewer's host side, free of `vscode` so it runs in Node tests and the benchmark: it follows the runs of
 // the RunManager (keeping the viewer extras next to each run's RunState), and serves any number of webviews (the
 // sidebar view, the editor panel) through ports. Per webview: one snapshot on (re)connect, then numbered,
-// coalesced deltas; a webview that was hidden, reloaded or lost a delta gets a fresh snapshot.
+// coalesced deltas; a webview that was hidden, reloaded or lost a delta gets a fresh snapshot. On request, the patch
+// of an answer version of a workspace run (capped, deduplicated and rate-limited per webview).
 
 import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
 import { safeExternalLink } from '../../protocol/links';
-import { hostMessage, parseWebviewMessage, type HistoryEntry, type HostMessage, type Setup, type ShownRun, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
+import { hostMessage, MAX_PATCH_CHARS, parseWebviewMessage, type HistoryEntry, type HostMessage, type HostMessageOf, type Setup, type ShownRun, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
 import type { CommandId } from '../ids';
 import { applyExtras, emptyExtras, type ViewerExtras } from '../../protocol/state';
 import { EventCoalescer, type CoalescerOptions } from './coalescer';
@@ -24,6 +25,8 @@ export interface LiveRun {
   onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable;
   cancel(): void;
   cancelAgent(agentId: string): void;
+  /** Workspace runs: the unified patch of an answer version (`agentK.M`), kept by the run session. */
+  patchOf?(versionLabel: string): string | undefined;
 }
 
 /** What the viewer needs of the RunManager. */
@@ -75,6 +78,31 @@ const START_COMMANDS: Record<WebviewMessageOf<'start'>['how'], [CommandId | 'wor
   selection: ['massgen.runOnSelection'],
   settings: ['workbench.action.openSettings', 'massgen.agents'],
 };
+
+/** Diff requests a webview may make in a burst, and per second after it (a person expands a few files a second). */
+export const DIFF_BURST = 20;
+export const DIFF_PER_SECOND = 5;
+
+type DiffReply = Omit<HostMessageOf<'diff'>, 'v' | 'type' | 'runId' | 'version'>;
+
+/** A patch as sent: whole, or cut at the last line end within MAX_PATCH_CHARS. */
+export function capPatch(patch: string): DiffReply {
+  if (patch.length <= MAX_PATCH_CHARS) return { patch, truncated: false };
+  const end = patch.lastIndexOf('\n', MAX_PATCH_CHARS - 1);
+  const kept = patch.slice(0, end > 0 ? end + 1 : MAX_PATCH_CHARS);
+  const k = (n: number) => `${Math.round(n / 1024).toLocaleString('en-US')} K`;
+  return { patch: kept, truncated: true, note: `This patch is too large to show whole (${k(patch.length)} characters): its first ${k(kept.length)} are shown.` };
+}
+
+/** The reply to `requestDiff` for a live run (`run`), a stored one, or one this window does not know. */
+function diffReply(run: LiveRun | undefined, stored: boolean, version: string): DiffReply {
+  const none = (note: string): DiffReply => ({ patch: null, truncated: false, note });
+  if (!run) return none(stored ? 'This run is from an earlier session: its files changed are listed, but the diffs were not kept.' : 'That run is no longer available.');
+  if (!run.state.workspace) return none('This run did not work on a workspace: its answers have no diffs.');
+  if (!run.state.answers.some((a) => a.label === version)) return none('This run has no such answer version.');
+  const patch = run.patchOf?.(version);
+  return patch === undefined ? none(`The diff of ${version} is not available.`) : capPatch(patch);
+}
 
 class RunFeed {
   readonly extras: ViewerExtras = emptyExtras();
@@ -215,6 +243,12 @@ export class ViewerConnection implements Disposable {
   private headTimer: ReturnType<typeof setTimeout> | undefined;
   /** The host picked the run (show) before the page said `ready`: that wins over what the page remembers. */
   private pendingShow = false;
+  /** Diffs sent since the last snapshot (`runId\0version`): the page keeps what it got, so repeats are dropped. */
+  private readonly diffsSent = new Set<string>();
+  /** Token bucket for diff requests (DIFF_BURST, refilled at DIFF_PER_SECOND). */
+  private diffTokens = DIFF_BURST;
+  private diffRefilledAt = 0;
+  private diffThrottled = false;
   /** Messages posted (for tests and the benchmark). */
   posted = 0;
 
@@ -357,7 +391,32 @@ export class ViewerConnection implements Disposable {
       case 'log':
         services.log[m.level](`vote viewer (webview): ${m.message}`);
         return;
+      case 'requestDiff':
+        return this.diff(m.runId, m.version);
     }
+  }
+
+  private diff(runId: string, version: string): void {
+    const key = `${runId}\u0000${version}`;
+    if (this.diffsSent.has(key)) return;
+    if (!this.takeDiffToken()) {
+      if (!this.diffThrottled) this.hub.services.log.warn('vote viewer: the page asks for diffs too fast; dropping some');
+      this.diffThrottled = true;
+      return;
+    }
+    this.diffThrottled = false;
+    this.diffsSent.add(key);
+    const stored = this.hub.history?.list().some((e) => e.id === runId) ?? false;
+    this.send(hostMessage({ type: 'diff', runId, version, ...diffReply(this.hub.feed(runId)?.run, stored, version) }));
+  }
+
+  private takeDiffToken(): boolean {
+    const now = this.hub.now();
+    this.diffTokens = Math.min(DIFF_BURST, this.diffTokens + ((now - this.diffRefilledAt) / 1000) * DIFF_PER_SECOND);
+    this.diffRefilledAt = now;
+    if (this.diffTokens < 1) return false;
+    this.diffTokens--;
+    return true;
   }
 
   private async action(action: 'preview' | 'apply' | 'copy' | 'openLog', runId: string): Promise<void> {
@@ -396,6 +455,8 @@ export class ViewerConnection implements Disposable {
     if (this.disposed || !this.ready) return;
     const token = ++this.loadToken;
     this.unsubscribe();
+    // A snapshot rebuilds the page, which forgets the diffs it had.
+    this.diffsSent.clear();
     const { services } = this.hub;
     const runId = this.runId;
     let run: ShownRun | null = null;
