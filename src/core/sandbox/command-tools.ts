@@ -1,0 +1,194 @@
+// The command tools of one agent: execute_command (in the foreground, or in the background), command_output and
+// kill_command. Every call is answered with text the model can act on; `execute` never throws. Order of checks
+// for a command: arguments, the per-turn count, the configured patterns, the background limit, then the user's
+// approval (always without a sandbox; for every command when configured), and only then does anything run.
+//
+// The engine passes one AbortSignal per turn to `execute`, so the turn's command count is kept per signal. A
+// foreground command ends with its turn; background commands outlive turns and end with the run: when the run's
+// signal (given to `start`) aborts, or at `close`.
+
+import type { AgentToolbox } from '../engine/ports';
+import type { ToolCall } from '../providers/types';
+import { BackgroundCommands } from './background';
+import { COMMAND_OUTPUT, EXECUTE_COMMAND, KILL_COMMAND, commandToolSpecs } from './command-specs';
+import { planSandbox, type SandboxPlan } from './plan';
+import { checkCommand, DEFAULT_COMMAND_LIMITS, OPEN_POLICY, resolveTimeout, type CommandLimits, type CommandPolicy } from './policy';
+import { describeEnd, resultText } from './result-text';
+import { startCommand, type CommandHandle, type CommandSpec } from './runner';
+import type { SandboxInfo } from './sandbox';
+
+export { COMMAND_OUTPUT, EXECUTE_COMMAND, KILL_COMMAND } from './command-specs';
+
+export interface ApprovalRequest {
+  command: string;
+  /** The agent's copy, where it would run. */
+  cwd: string;
+  /** 'no-sandbox': nothing isolates the command; 'configured': the user asked to approve every command. */
+  reason: 'no-sandbox' | 'configured';
+}
+
+export interface CommandToolboxOptions {
+  /** The agent's copy of the project: where commands run, and the only folder they can write. */
+  cwd: string;
+  /** From `detectSandbox()` (or NO_SANDBOX). */
+  sandbox: SandboxInfo;
+  /** From `compileCommandPolicy`; default: every command allowed. */
+  policy?: CommandPolicy;
+  /** Commands may use the network (default false). Without a sandbox it cannot be taken away. */
+  network?: boolean;
+  /** Asks the user; resolves true to run the command. Required when the sandbox is none. */
+  approve?: (request: ApprovalRequest, signal: AbortSignal) => Promise<boolean>;
+  /** Ask approval for every command even inside a sandbox. */
+  requireApproval?: boolean;
+  /** Extra variables for commands (secret-looking ones are dropped). */
+  env?: Record<string, string>;
+  /** API keys and other secret values known to the host: no variable containing one reaches a command. */
+  knownSecrets?: readonly string[];
+  /** Host paths inside hidden folders that commands need to read (e.g. a node_modules the copy links to). */
+  readOnlyPaths?: readonly string[];
+  limits?: Partial<CommandLimits>;
+  /** The environment the allow-list is read from (default process.env). */
+  parentEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+type Result = { ok: boolean; content: string };
+
+function fail(tool: string, message: string): Result {
+  return { ok: false, content: `${tool} failed: ${message}` };
+}
+
+function parseArgs(tool: string, raw: string | undefined): { ok: true; args: Record<string, unknown> } | { ok: false; result: Result } {
+  let args: unknown;
+  try {
+    args = raw === undefined || raw === '' ? {} : JSON.parse(raw);
+  } catch (err) {
+    return { ok: false, result: fail(tool, `the arguments are not valid JSON (${(err as Error).message}); send an object such as {"command": "npm test"}`) };
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { ok: false, result: fail(tool, 'the arguments must be a JSON object') };
+  return { ok: true, args: args as Record<string, unknown> };
+}
+
+/** Resolves with the approval, or false when `signal` aborts first or the approver fails. */
+async function approved(approve: NonNullable<CommandToolboxOptions['approve']>, request: ApprovalRequest, signal: AbortSignal): Promise<{ ok: boolean; why?: string }> {
+  if (signal.aborted) return { ok: false, why: 'the turn or the run ended before the user answered' };
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<{ ok: boolean; why?: string }>((resolve) => {
+    onAbort = () => resolve({ ok: false, why: 'the turn or the run ended before the user answered' });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([approve(request, signal).then((yes) => ({ ok: yes === true })), aborted]);
+  } catch (err) {
+    return { ok: false, why: `the approval could not be asked (${(err as Error).message})` };
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}
+
+/**
+ * The command toolbox of one agent. Throws when `cwd` cannot be sandboxed (not an existing folder, or a system,
+ * home or temp folder itself): a host bug, at construction time.
+ */
+export function createCommandToolbox(options: CommandToolboxOptions): AgentToolbox {
+  const limits: CommandLimits = { ...DEFAULT_COMMAND_LIMITS, ...options.limits };
+  const network = options.network === true;
+  const planned = planSandbox(options.sandbox.kind, options.cwd, { network, readOnlyPaths: options.readOnlyPaths });
+  if (!planned.ok) throw new Error(planned.reason);
+  const plan: SandboxPlan = planned.plan;
+  const policy = options.policy ?? OPEN_POLICY;
+  const background = new BackgroundCommands(limits);
+  const foreground = new Set<CommandHandle>();
+  const perTurn = new WeakMap<AbortSignal, number>();
+  // Aborted when the run ends (its signal, or close): ends foreground and background commands alike.
+  const runEnd = new AbortController();
+  let closed = false;
+
+  const spec = (command: string, timeoutSeconds: number | null, signal: AbortSignal): CommandSpec => ({
+    command,
+    plan,
+    sandbox: options.sandbox,
+    environment: { parent: options.parentEnv ?? process.env, extra: options.env, knownSecrets: options.knownSecrets },
+    timeoutMs: timeoutSeconds === null ? null : timeoutSeconds * 1000,
+    limits,
+    signal,
+  });
+
+  async function executeCommand(args: Record<string, unknown>, signal: AbortSignal): Promise<Result> {
+    const tool = EXECUTE_COMMAND;
+    if (args.work_dir !== undefined) return fail(tool, 'work_dir is not supported: commands start in your folder; use "cd <folder> && <command>"');
+    if (typeof args.command !== 'string') return fail(tool, '"command" must be a string with the shell command line');
+    const command = args.command;
+    if (args.background !== undefined && typeof args.background !== 'boolean') return fail(tool, '"background" must be true or false');
+    const inBackground = args.background === true;
+    if (args.timeout_seconds !== undefined && args.timeout !== undefined && args.timeout_seconds !== args.timeout) return fail(tool, 'give "timeout_seconds" or "timeout", not both');
+    const requested = args.timeout_seconds ?? args.timeout;
+    let timeoutSeconds: number | null = null; // a background command without one runs until stopped
+    let note = '';
+    if (!inBackground || requested !== undefined) {
+      const timeout = resolveTimeout(requested, limits);
+      if (!timeout.ok) return fail(tool, timeout.reason);
+      timeoutSeconds = timeout.seconds;
+      if (timeout.note) note = `[${timeout.note}]\n`;
+    }
+    const count = perTurn.get(signal) ?? 0;
+    if (count >= limits.maxCommandsPerTurn) return fail(tool, `this turn has already run ${limits.maxCommandsPerTurn} commands, the limit per turn; give your answer, or combine steps into one command or a script`);
+    perTurn.set(signal, count + 1);
+    const allowed = checkCommand(policy, command);
+    if (!allowed.ok) return fail(tool, allowed.reason);
+    if (inBackground) {
+      const refusal = background.refusal();
+      if (refusal) return fail(tool, refusal);
+    }
+    const callSignal = AbortSignal.any([signal, runEnd.signal]);
+    if (options.sandbox.requiresApproval || options.requireApproval) {
+      const reason = options.sandbox.requiresApproval ? 'no-sandbox' : 'configured';
+      if (!options.approve) return fail(tool, 'commands need the user\'s approval here (no sandbox is available on this machine), and no approval can be asked in this run; work without running commands');
+      const answer = await approved(options.approve, { command, cwd: plan.copy, reason }, callSignal);
+      if (!answer.ok) return fail(tool, answer.why ? `not run: ${answer.why}` : 'the user did not approve this command, so it did not run. Do the task without it, or explain in your answer why it is needed');
+    }
+    if (inBackground) {
+      // A background command outlives the turn: only the run's end stops it.
+      const handle = await startCommand(spec(command, timeoutSeconds, runEnd.signal));
+      const id = background.add(command, handle, timeoutSeconds);
+      const limit = timeoutSeconds === null ? 'no timeout' : `a ${timeoutSeconds} s timeout`;
+      return { ok: true, content: `${note}started in the background as ${id} (${limit}); read its output with ${COMMAND_OUTPUT} {"id": "${id}"} and stop it with ${KILL_COMMAND}` };
+    }
+    const handle = await startCommand(spec(command, timeoutSeconds, callSignal));
+    foreground.add(handle);
+    const end = await handle.done;
+    foreground.delete(handle);
+    const text = resultText(describeEnd(end, limits, timeoutSeconds), handle.output.take(), end);
+    return { ok: end.kind === 'exited' && end.exitCode === 0, content: note + text };
+  }
+
+  return {
+    tools: commandToolSpecs(options.sandbox, network, limits),
+    start(signal: AbortSignal): Promise<void> {
+      if (signal.aborted) runEnd.abort();
+      else signal.addEventListener('abort', () => runEnd.abort(), { once: true });
+      return Promise.resolve();
+    },
+    async execute(call: ToolCall, signal: AbortSignal): Promise<Result> {
+      const name = String(call?.name);
+      if (![EXECUTE_COMMAND, COMMAND_OUTPUT, KILL_COMMAND].includes(name)) return { ok: false, content: `unknown tool "${name}"; the command tools are ${EXECUTE_COMMAND}, ${COMMAND_OUTPUT}, ${KILL_COMMAND}` };
+      if (closed || runEnd.signal.aborted) return fail(name, 'the run has ended; commands can no longer run');
+      if (signal?.aborted) return fail(name, 'the turn was cancelled');
+      const parsed = parseArgs(name, call.arguments);
+      if (!parsed.ok) return parsed.result;
+      const { args } = parsed;
+      try {
+        if (name === EXECUTE_COMMAND) return await executeCommand(args, signal);
+        if (name === COMMAND_OUTPUT) return background.output(args.id);
+        return await background.kill(args.id);
+      } catch (err) {
+        // Unexpected failures still come back as a tool result.
+        return fail(name, `an unexpected error occurred (${(err as Error).message})`);
+      }
+    },
+    async close(): Promise<void> {
+      closed = true;
+      runEnd.abort();
+      await Promise.all([background.stopAll(), ...[...foreground].map((h) => h.done)]);
+    },
+  };
+}
