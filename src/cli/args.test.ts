@@ -5,7 +5,7 @@ const usageError = (re: RegExp) => (err: unknown) => err instanceof UsageError &
 
 describe('cli args: run', () => {
   it('parses every flag', () => {
-    const argv = ['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', '--workspace', 'repo', '--apply', 'What is 2+2?'];
+    const argv = ['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', '--workspace', 'repo', '--apply', '--allow-commands', '--allow-network', 'What is 2+2?'];
     assert.deepEqual(parseCliArgs(argv), {
       command: 'run',
       question: 'What is 2+2?',
@@ -18,6 +18,8 @@ describe('cli args: run', () => {
       approveTools: true,
       workspace: 'repo',
       apply: true,
+      allowCommands: true,
+      allowNetwork: true,
     });
   });
 
@@ -48,6 +50,8 @@ describe('cli args: run', () => {
       approveTools: false,
       workspace: undefined,
       apply: false,
+      allowCommands: false,
+      allowNetwork: false,
     });
   });
 

@@ -20,6 +20,10 @@ export type CliCommand =
       workspace?: string;
       /** Apply the winner's change to the workspace folder at the end. */
       apply: boolean;
+      /** Let every agent run commands in its copy (sandboxed). */
+      allowCommands: boolean;
+      /** Let commands use the network. */
+      allowNetwork: boolean;
     }
   | { command: 'validate'; file: string }
   | { command: 'help' }
@@ -29,7 +33,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate]
-              [--approve-tools] [--workspace DIR [--apply]] "QUESTION"
+              [--approve-tools] [--workspace DIR [--apply]] [--allow-commands [--allow-network]] "QUESTION"
   massgen validate FILE
   massgen --help | --version
 
@@ -41,6 +45,10 @@ export const USAGE = `Usage:
   as <log dir>/final/<winner>/changes.patch (each answer's as agents/<id>/agentK.M.patch). --apply applies it to DIR
   at the end, refusing and touching nothing if DIR changed underneath in a conflicting way. Upstream's
   orchestrator.context_paths (permission: write / read) work as well.
+--allow-commands lets every agent run commands in its own copy (execute_command; upstream's per-agent
+  enable_mcp_command_line works too), under bubblewrap on Linux: the system read-only, the copy the only writable
+  place, no network (--allow-network gives it), no API key in the environment, killed at a timeout (120 s). Where
+  no sandbox is available, commands run only with --approve-tools.
 
 Without --config, MassGen uses .massgen/config.yaml, else builds a team from OPENAI_API_KEY / ANTHROPIC_API_KEY
 (and other provider keys) in the environment, else a local Ollama server at http://localhost:11434.
@@ -68,6 +76,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
     'approve-tools': { type: 'boolean' },
     workspace: { type: 'string', short: 'w' },
     apply: { type: 'boolean' },
+    'allow-commands': { type: 'boolean' },
+    'allow-network': { type: 'boolean' },
   });
   if (positionals.length === 0) throw new UsageError('massgen run needs a QUESTION, e.g. massgen run "Refactor this function".');
   if (positionals.length > 1) throw new UsageError(`massgen run takes one QUESTION; quote it (got ${positionals.length} words unquoted?).`);
@@ -90,6 +100,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
     approveTools: Boolean(values['approve-tools']),
     workspace: values.workspace as string | undefined,
     apply: Boolean(values.apply),
+    allowCommands: Boolean(values['allow-commands']),
+    allowNetwork: Boolean(values['allow-network']),
   };
 }
 

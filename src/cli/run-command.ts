@@ -10,6 +10,7 @@ import type { MassGenConfig } from '../core/config/types';
 import type { EndReason } from '../core/engine/events';
 import type { RunResult } from '../core/engine/ports';
 import type { ApprovalHandler } from '../core/mcp';
+import type { CommandsOption } from '../core/run/command-tools';
 import { SessionSetupError } from '../core/run/errors';
 import { RunSession, type SessionResult } from '../core/run/session';
 import { planWorkspace } from '../core/run/workspace-plan';
@@ -73,7 +74,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     return EXIT.ok;
   }
   if (cmd.timeoutSeconds) config.timeouts.orchestratorTimeoutSeconds = cmd.timeoutSeconds;
-  const planned = planWorkspace(config, { workspace: cmd.workspace, cwd: io.cwd });
+  const planned = planWorkspace(config, { workspace: cmd.workspace, cwd: io.cwd, commands: cmd.allowCommands });
   if (!planned.ok) return fail(io, EXIT.config, `Configuration error: ${planned.error}`);
   const plan = planned.plan;
   if (cmd.apply && !plan?.source) return fail(io, EXIT.config, '--apply needs a folder to apply the change to: pass --workspace DIR (or a context path with permission: write).');
@@ -90,6 +91,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     config,
     record: { logDir, statusFiles: cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [], onWarning: warn },
     mcp: { approve: toolApprover(cmd, io, progress), processEnv: io.env },
+    commands: { everyAgent: cmd.allowCommands, network: cmd.allowNetwork, approve: commandApprover(cmd, io, progress) },
     files: plan ? { kind: 'workspace', source: plan.source, baseDir: join(tmpdir(), 'massgen-workspaces'), references: plan.references } : undefined,
     onListenerError: (err) => warn(errorMessage(err)),
   });
@@ -144,6 +146,20 @@ function toolApprover(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, p
       denied.add(key);
       progress?.clearFooter();
       io.stderr.write(`note: ${request.agentId} was denied ${request.toolName} (it needs approval; run with --approve-tools to allow such tools)\n`);
+    }
+    return false;
+  };
+}
+
+/** Commands that need approval (there is no sandbox on this machine): run with --approve-tools, else refused. */
+function commandApprover(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, progress: ProgressPrinter | undefined): NonNullable<CommandsOption['approve']> {
+  let told = false;
+  return async () => {
+    if (cmd.approveTools) return true;
+    if (!cmd.automation && !told) {
+      told = true;
+      progress?.clearFooter();
+      io.stderr.write('note: commands were refused: no sandbox is available here (on Linux: apt-get install bubblewrap); run with --approve-tools to run them unsandboxed\n');
     }
     return false;
   };

@@ -91,6 +91,7 @@ export const AgentStateSchema = z.object({
   reasoningTail: str,
   usage: UsageTotalsSchema,
   tools: z.array(str),
+  toolUse: z._default(z.record(str, z.object({ calls: num, failed: num })), {}),
 });
 
 export const RunStateSchema = z.object({

@@ -11,6 +11,7 @@
 import type { RunEvent } from '../core/engine/events';
 import { applyEvent, currentVotes, initialRunState, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
 import type { FailureCause } from '../core/engine/events';
+import { COORDINATION_TOOLS } from '../core/engine/tool-names';
 import { assertNever } from '../core/util/errors';
 import { oneLine } from '../core/util/text';
 
@@ -27,7 +28,7 @@ export const TOOL_RESULT_CHARS = 240;
 export const TIMELINE_DETAIL_CHARS = 300;
 
 /** The coordination tools: shown as answers and votes, so a successful call needs no tool row. */
-export const COORDINATION_TOOLS: ReadonlySet<string> = new Set(['new_answer', 'vote']);
+export { COORDINATION_TOOLS } from '../core/engine/tool-names';
 
 export type ToolStatus = 'running' | 'ok' | 'error';
 

@@ -624,3 +624,32 @@ describe('parseConfigText: workspaces (upstream\'s cwd and context_paths)', () =
     assert.match(err.message, /permission/);
   });
 });
+
+describe('parseConfigText: commands (upstream\'s enable_mcp_command_line)', () => {
+  it('reads the switch, the pattern lists and the Docker network mode as the network permission', () => {
+    const { config, warnings } = load(yaml(
+      'agents:',
+      '  - id: a',
+      '    backend:',
+      '      type: ollama',
+      '      model: m',
+      '      enable_mcp_command_line: true',
+      '      command_line_allowed_commands: ["python.*", "pytest.*"]',
+      '      command_line_blocked_commands: ["git push"]',
+      '      command_line_execution_mode: docker',
+      '      command_line_docker_network_mode: bridge',
+      '  - id: b',
+      '    backend: {type: ollama, model: m, command_line_allowed_commands: [ls]}',
+    ));
+    assert.deepEqual(config.agents[0].backend.commands, { enabled: true, allowed: ['python.*', 'pytest.*'], blocked: ['git push'], network: true });
+    assert.equal(config.agents[1].backend.commands, undefined, 'lists alone do not turn commands on');
+    assert.deepEqual(warnings.map((w) => [w.line, w.path]), [[9, 'agents[0].backend.command_line_execution_mode']]);
+    assert.match(warnings[0].message, /MassGen's own sandbox/);
+  });
+
+  it('refuses a pattern that is not a regular expression, naming its line', () => {
+    const err = configError(yaml('agents:', '  - backend:', '      type: ollama', '      model: m', '      enable_mcp_command_line: true', '      command_line_blocked_commands: ["(unclosed"]'));
+    assert.equal(err.issues[0].line, 6);
+    assert.match(err.message, /valid regular expression/);
+  });
+});

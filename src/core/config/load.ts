@@ -52,6 +52,15 @@ export interface LoadResult {
 }
 
 const sensitivity = z.enum(['lenient', 'balanced', 'strict']);
+
+function isRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const seconds = z.number().positive();
 const httpUrl = z.string().refine((s) => /^https?:\/\/[^/\s]+/.test(s), 'must be an http(s) URL, e.g. http://localhost:11434/v1');
 
@@ -78,6 +87,13 @@ const BackendSchema = z.object({
   pricing: PricingSchema.nullish(),
   /** Upstream's agent workspace folder: the agent works in its own copy (see README, workspace runs). */
   cwd: z.string().min(1).nullish(),
+  // Commands in the agent's copy, as upstream writes them; they always run in our sandbox (see README).
+  enable_mcp_command_line: z.boolean().nullish(),
+  command_line_allowed_commands: z.array(z.string().refine(isRegex, 'must be a valid regular expression')).nullish(),
+  command_line_blocked_commands: z.array(z.string().refine(isRegex, 'must be a valid regular expression')).nullish(),
+  command_line_execution_mode: z.enum(['local', 'docker']).nullish(),
+  /** Upstream's Docker network mode; `bridge` or `host` let commands use the network, as they do there. */
+  command_line_docker_network_mode: z.enum(['none', 'bridge', 'host']).nullish(),
   // MCP: upstream's mcp_servers / allowed_tools / exclude_tools, plus require_approval and planning_mode (ours).
   ...McpBackendKeys,
 });
@@ -122,9 +138,8 @@ const UPSTREAM_ONLY = {
   backend: [
     'enable_web_search', 'enable_code_execution', 'enable_code_interpreter', 'disallowed_tools', 'custom_tools', 'upload_files', 'enable_image_generation',
     'enable_audio_generation', 'enable_file_generation', 'enable_video_generation', 'context_paths',
-    'enforce_read_before_delete', 'enable_mcp_command_line', 'command_line_execution_mode',
-    'command_line_allowed_commands', 'command_line_blocked_commands', 'command_line_docker_image',
-    'command_line_docker_memory_limit', 'command_line_docker_cpu_limit', 'command_line_docker_network_mode',
+    'enforce_read_before_delete', 'command_line_docker_image',
+    'command_line_docker_memory_limit', 'command_line_docker_cpu_limit',
     'command_line_docker_enable_sudo', 'command_line_docker_credentials', 'command_line_docker_packages',
     'reasoning', 'text', 'api_version', 'permission_mode', 'max_thinking_tokens', 'system_prompt',
     'append_system_prompt', 'extra_body', 'agent_config',
@@ -334,6 +349,9 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
   if (type.toLowerCase() === 'chatcompletion' && baseUrl && requirement.envVars.length === 0 && !backend.api_key && !isLocalUrl(baseUrl)) {
     report.warn([...at, 'backend', 'base_url'], `${who}: no API key env var is known for host ${new URL(baseUrl).host}; no key will be sent (add api_key: \${YOUR_KEY_VAR} if the server needs one)`);
   }
+  if (backend.command_line_execution_mode === 'docker') {
+    report.warn([...at, 'backend', 'command_line_execution_mode'], `${who}: commands run in MassGen's own sandbox (bubblewrap on Linux), not in Docker`);
+  }
   if (spec.family === 'vscode-lm' && (options.host ?? 'cli') !== 'vscode') {
     report.warn(typePath, `${who} uses type vscode-lm, which only works inside VS Code`);
   }
@@ -356,6 +374,16 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
       maxTokens: backend.max_tokens ?? undefined,
       topP: backend.top_p ?? undefined,
       ...(backend.cwd ? { cwd: backend.cwd } : {}),
+      ...(backend.enable_mcp_command_line
+        ? {
+            commands: {
+              enabled: true,
+              ...(backend.command_line_allowed_commands ? { allowed: backend.command_line_allowed_commands } : {}),
+              ...(backend.command_line_blocked_commands ? { blocked: backend.command_line_blocked_commands } : {}),
+              network: backend.command_line_docker_network_mode === 'bridge' || backend.command_line_docker_network_mode === 'host',
+            },
+          }
+        : {}),
       // Only when set, so configs without pricing compare equal to hand-built ones.
       ...(backend.pricing ? {
         pricing: {

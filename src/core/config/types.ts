@@ -41,6 +41,8 @@ export interface BackendConfig {
   /** Upstream's agent workspace folder. Here it only says "this agent works with files": every agent of a run
    * with a workspace gets its own copy, and never writes to the folder named here. */
   cwd?: string;
+  /** Commands in the agent's copy (upstream's `enable_mcp_command_line`); present only when enabled. */
+  commands?: CommandSettings;
   // MCP (upstream's keys plus ours); each field is present only when the config sets it. See src/core/mcp/README.md.
   /** MCP servers this agent may use; its tools are offered as `mcp__<server>__<tool>`. */
   mcpServers?: McpServerConfig[];
@@ -51,6 +53,15 @@ export interface BackendConfig {
   requireApproval?: string[];
   /** Planning mode (upstream's, per backend here): block side-effecting tools during coordination. */
   planningMode?: PlanningModeConfig;
+}
+
+/** An agent's commands: upstream's regex lists (anchored at the start, as upstream's `re.match`) and the network. */
+export interface CommandSettings {
+  enabled: boolean;
+  allowed?: string[];
+  blocked?: string[];
+  /** Commands may use the network (upstream's Docker network mode `bridge` or `host`). */
+  network: boolean;
 }
 
 export type McpTransportType = 'stdio' | 'streamable-http';
@@ -69,6 +80,8 @@ export interface McpServerConfig {
   env?: Record<string, string>;
   /** stdio: working directory (ours). */
   cwd?: string;
+  /** Commands in the agent's copy (upstream's `enable_mcp_command_line`); present only when enabled. */
+  commands?: CommandSettings;
   /** streamable-http: the endpoint and extra request headers. */
   url?: string;
   headers?: Record<string, string>;

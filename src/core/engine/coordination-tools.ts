@@ -5,11 +5,11 @@
 import type { Sensitivity } from '../config/types';
 import type { ToolCall, ToolSpec } from '../providers/types';
 import { findTooSimilar } from './novelty';
+import { NEW_ANSWER, VOTE } from './tool-names';
 import { COORDINATION_RESULTS as R } from './prompts';
 import { errorMessage } from '../util/errors';
 
-export const NEW_ANSWER = 'new_answer';
-export const VOTE = 'vote';
+export { NEW_ANSWER, VOTE } from './tool-names';
 
 export function coordinationTools(allLabels: string[], voteOnly: boolean): ToolSpec[] {
   const vote: ToolSpec = {

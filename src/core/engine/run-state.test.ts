@@ -395,3 +395,12 @@ describe('run-state: outcome', () => {
     assert.deepEqual(reduceEvents(evs), manual);
   });
 });
+
+describe('run-state: tool use', () => {
+  it('counts each non-coordination tool\'s calls and failures per agent', () => {
+    const result = (agentId: string, name: string, ok: boolean): RunEventBody => ({ type: 'tool_result', agentId, callId: `c-${name}-${ok}`, name, ok, summary: '' });
+    const s = reduceEvents(events(started(), turn('a'), result('a', 'execute_command', true), result('a', 'execute_command', false), result('a', 'read_file', true), result('a', 'new_answer', true), result('a', 'vote', false)));
+    assert.deepEqual(agent(s, 'a').toolUse, { execute_command: { calls: 2, failed: 1 }, read_file: { calls: 1, failed: 0 } });
+    assert.deepEqual(agent(s, 'b').toolUse, {});
+  });
+});

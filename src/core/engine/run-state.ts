@@ -4,6 +4,7 @@
 import type { Usage } from '../providers/types';
 import type { Budget, FinalAnswerMode } from '../config/types';
 import { assertNever } from '../util/errors';
+import { COORDINATION_TOOLS } from './tool-names';
 import type { AgentInfo, AnswerChange, EndReason, EventOf, FailureCause, RunEvent, VoteRecord, WorkspaceInfo } from './events';
 
 export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
@@ -59,6 +60,8 @@ export interface AgentState extends AgentInfo {
   usage: UsageTotals;
   /** Names of the non-coordination tools the agent has (after they started). */
   tools: string[];
+  /** Calls of each non-coordination tool (file tools, commands, MCP), and how many failed. */
+  toolUse: Record<string, { calls: number; failed: number }>;
 }
 
 export interface RunState {
@@ -170,6 +173,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         reasoningTail: '',
         usage: emptyUsage(),
         tools: [],
+        toolUse: {},
       }));
       break;
     case 'round_started':
@@ -279,9 +283,15 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case 'budget_reached':
       state.budgetReached = event;
       break;
+    case 'tool_result':
+      if (agent && !COORDINATION_TOOLS.has(event.name)) {
+        const use = (agent.toolUse[event.name] ??= { calls: 0, failed: 0 });
+        use.calls++;
+        if (!event.ok) use.failed++;
+      }
+      break;
     case 'agent_updated':
     case 'tool_call':
-    case 'tool_result':
     case 'correction':
       break;
     default:

@@ -63,6 +63,8 @@ async function openWorkspace(option: Extract<FilesOption, { kind: 'workspace' }>
   return {
     info: { source: option.source ?? '(an empty folder)', kind: copies.kind, notes: [...copies.notes] },
     toolbox: (label) => createWorkspaceToolbox({ own: copies.rootOf(label), peers, context: references }),
+    rootOf: (label) => copies.rootOf(label),
+    readOnlyPaths: [...copies.gitPaths, ...references.map((r) => r.folder)],
     workspace: (label) => ({
       async snapshot(versionLabel, snapshotSignal): Promise<AnswerChange> {
         const change = await copies.snapshot(label, versionLabel, snapshotSignal);

@@ -15,6 +15,7 @@ import { combineToolboxes } from '../mcp/combine';
 import type { ExtraProviderFactory } from '../providers/factory';
 import { errorMessage } from '../util/errors';
 import { SessionSetupError } from './errors';
+import { openCommandTools, wantsCommands, type CommandsOption } from './command-tools';
 import { openMcpTools, usesMcp, type McpWiring, type RunMcpTools } from './mcp-tools';
 import { openWorkArea } from './open-work-area';
 import { RunRecorder, type RecordOptions } from './recorder';
@@ -32,6 +33,8 @@ export interface RunSessionOptions {
   extraProviders?: ExtraProviderFactory;
   mcp?: McpWiring;
   files?: FilesOption;
+  /** Commands in the agents' copies (workspace runs); off unless given here or enabled per agent in the config. */
+  commands?: CommandsOption;
   /** Keep the log directory and status.json. */
   record?: RecordOptions;
   /** External cancel (Ctrl-C, a chat's cancellation); `cancel()` does the same. */
@@ -151,12 +154,14 @@ export class RunSession {
     try {
       recorder = options.record ? new RunRecorder(options.record, this.state) : undefined;
       area = options.files ? await openWorkArea(options.files, this.id, labels, this.abort.signal) : undefined;
+      const commands = area && wantsCommands(config.agents, options.commands) ? await openCommandTools(config.agents, options.commands, area) : undefined;
       if (usesMcp(config.agents, options.mcp)) mcp = await openMcpTools({ ...options.mcp, log: options.mcp?.log ?? recorder?.mcpLog });
       const team: EngineAgent[] = agents.map((agent, i) => {
-        const files = area?.toolbox(labels[i]);
-        const tools = mcp?.toolboxFor(config.agents[i]);
-        return { ...agent, toolbox: files && tools ? combineToolboxes(files, tools) : (files ?? tools), workspace: area?.workspace?.(labels[i]) };
+        const toolboxes = [area?.toolbox(labels[i]), commands?.toolboxFor(i, labels[i]), mcp?.toolboxFor(config.agents[i])].filter((t) => t !== undefined);
+        const toolbox = toolboxes.length > 1 ? combineToolboxes(...toolboxes) : toolboxes[0];
+        return { ...agent, toolbox, workspace: area?.workspace?.(labels[i]) };
       });
+      const info = area?.info && commands ? { ...area.info, notes: [...area.info.notes, commands.note] } : area?.info;
       const opened = { area, recorder };
       const orchestrator = new Orchestrator({
         task: options.task,
@@ -166,7 +171,7 @@ export class RunSession {
         onEvent: (event) => this.dispatch(event, opened.recorder, opened.area),
         signal: this.abort.signal,
         runId: this.id,
-        workspace: area?.info,
+        workspace: info,
         ...options.engine,
       });
       this.engine = orchestrator;

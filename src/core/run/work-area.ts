@@ -36,6 +36,10 @@ export interface WorkArea {
   readonly info?: WorkspaceInfo;
   /** The file tools of the agent with this label. */
   toolbox(label: string): AgentToolbox;
+  /** Workspace runs: the agent's copy, where its commands run. */
+  rootOf?(label: string): string;
+  /** Workspace runs: folders a command in a copy may read for git to work there. */
+  readonly readOnlyPaths?: readonly string[];
   /** Workspace runs: the agent's copy, snapshotted at each answer. */
   workspace?(label: string): AgentWorkspace;
   /** An answer was accepted: `peers/agentK/` now shows this version. */

@@ -1,7 +1,8 @@
 // Which folder a run's agents work on, from what the user gave: `--workspace DIR` (or VS Code's workspace folder),
 // upstream's `orchestrator.context_paths` (`permission: write` = the folder agents change, each in its own copy;
 // `read` = reference folders they may read) and backend `cwd` (the agent works with files: without a folder to
-// copy, each starts from an empty one). Pure, so every front end decides the same way.
+// copy, each starts from an empty one; the same for agents that run commands). Pure, so every front end decides the
+// same way.
 
 import { basename, resolve } from 'node:path';
 import type { MassGenConfig } from '../config/types';
@@ -18,7 +19,7 @@ export interface WorkspacePlan {
 export type PlanResult = { ok: true; plan: WorkspacePlan | null } | { ok: false; error: string };
 
 /** `null` plan: a run without files. Relative paths resolve against `cwd`. */
-export function planWorkspace(config: MassGenConfig, options: { workspace?: string; cwd: string }): PlanResult {
+export function planWorkspace(config: MassGenConfig, options: { workspace?: string; cwd: string; commands?: boolean }): PlanResult {
   const contextPaths = config.orchestrator.contextPaths ?? [];
   const writable = contextPaths.filter((c) => c.permission === 'write').map((c) => resolve(options.cwd, c.path));
   const readable = contextPaths.filter((c) => c.permission === 'read').map((c) => resolve(options.cwd, c.path));
@@ -39,7 +40,8 @@ export function planWorkspace(config: MassGenConfig, options: { workspace?: stri
   } else if (writable.length === 1) {
     source = writable[0];
   }
-  const wantsFiles = source !== null || readable.length > 0 || config.agents.some((a) => a.backend.cwd);
+  // Commands run in an agent's copy, so agents that run them get one (an empty folder when nothing is copied).
+  const wantsFiles = source !== null || readable.length > 0 || Boolean(options.commands) || config.agents.some((a) => a.backend.cwd || a.backend.commands?.enabled);
   if (!wantsFiles) return { ok: true, plan: null };
   return { ok: true, plan: { source, references: referenceNames(readable.filter((r) => r !== source)), notes } };
 }

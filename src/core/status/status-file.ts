@@ -83,6 +83,8 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
           last_activity: (startMs + a.lastActivity) / 1000,
           error: a.error ? { type: a.failureCause === 'timeout' ? 'timeout' : 'error', message: a.error, timestamp: (startMs + a.lastActivity) / 1000 } : null,
           retry: a.retry ? { attempt: a.retry.attempt, delay_seconds: seconds(a.retry.delayMs), error: a.retry.error } : null,
+          // Ours: calls of each tool (file tools, execute_command, MCP) and how many failed.
+          tools: a.toolUse,
           usage: usageJson(a.usage),
         },
       ]),

@@ -154,10 +154,14 @@ class Copies implements WorkspaceCopies {
     private readonly runDir: string,
     private readonly sub: string,
     private readonly baseline: Baseline,
+    borrowedObjects: string | null,
   ) {
     this.labels = [...labels];
     this.reader = new ObjectReader(this.gitDir);
+    this.gitPaths = [this.gitDir, ...(borrowedObjects ? [borrowedObjects] : [])];
   }
+
+  readonly gitPaths: readonly string[];
 
   private get gitDir(): string {
     return path.join(this.runDir, SHADOW_DIR);
@@ -285,7 +289,7 @@ export async function createWorkspaceCopies(source: string, options: WorkspaceCo
     const sub = repo?.sub ?? '';
     await prepareCopies(gitDir, runDir, options.labels, sub);
     const notes = [...(probe.kind === 'folder' ? probe.notes : []), ...baseline.notes];
-    return new Copies(folder, repo ? 'git' : 'folder', notes, options.labels, runDir, sub, baseline);
+    return new Copies(folder, repo ? 'git' : 'folder', notes, options.labels, runDir, sub, baseline, repo?.objects ?? null);
   } catch (err) {
     await rm(runDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
     throw creationError(err, folder, runDir, signal);

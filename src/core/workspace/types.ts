@@ -61,6 +61,11 @@ export interface WorkspaceCopies {
   readonly labels: readonly string[];
   /** The folder agent `label` works in (its copy of `source`). */
   rootOf(label: string): string;
+  /**
+   * What git needs to read for commands in a copy to work there (`git status`, `git diff`): the private repository
+   * and the object store it borrows. A command sandbox shows them read-only.
+   */
+  readonly gitPaths: readonly string[];
   /** Records the agent's copy as answer version `version` (agentK.M); cost ∝ what changed. */
   snapshot(label: string, version: string, signal?: AbortSignal): Promise<AnswerChange>;
   /** Files of a recorded version; undefined for an unknown version. */

@@ -5,6 +5,8 @@
 
 import * as vscode from 'vscode';
 import { formatIssue } from '../../core/config/load';
+import type { MassGenConfig } from '../../core/config/types';
+import type { CommandsOption } from '../../core/run/command-tools';
 import { RunSession, type SessionListener } from '../../core/run/session';
 import type { FilesOption } from '../../core/run/work-area';
 import { describeEvent } from '../../core/status/describe';
@@ -12,6 +14,7 @@ import { errorMessage } from '../../core/util/errors';
 import type { KeyStore } from '../keys';
 import { mcpLogger, notificationApprover, readMcpSettings } from '../mcp';
 import { resolveRunConfig } from './config';
+import { commandApprover } from './command-approval';
 import { teamFor } from './team';
 
 export interface RunRequest {
@@ -54,6 +57,7 @@ export class RunManager implements vscode.Disposable {
     const runConfig = await resolveRunConfig(this.keys);
     if (runConfig.kind === 'configured') for (const w of runConfig.warnings) this.log.warn(formatIssue(w));
     const team = await teamFor(runConfig, request.preferredModel);
+    const commands = this.commandsFor(request, team.config);
     const session = new RunSession({
       task: request.task,
       title: request.title,
@@ -61,6 +65,7 @@ export class RunManager implements vscode.Disposable {
       extraProviders: team.extraProviders,
       mcp: { approve: notificationApprover(), log: mcpLogger(this.log), processEnv: process.env, shared: readMcpSettings() },
       files: request.files,
+      commands,
       signal: request.signal,
       onListenerError: (err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`),
     });
@@ -74,6 +79,21 @@ export class RunManager implements vscode.Disposable {
     this.started.fire(session);
     void session.start().catch((err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`));
     return session;
+  }
+
+  /**
+   * Commands in workspace runs: the setting turns them on for every agent; a config may turn them on per agent; either
+   * way each one is approved in a notification. Never in an untrusted workspace, whatever a config says.
+   */
+  private commandsFor(request: RunRequest, config: MassGenConfig): CommandsOption | undefined {
+    if (!vscode.workspace.isTrusted) {
+      if (config.agents.some((a) => a.backend.commands)) this.log.warn('commands are off in an untrusted workspace; the config\'s enable_mcp_command_line is ignored');
+      for (const a of config.agents) delete a.backend.commands;
+      return undefined;
+    }
+    if (request.files?.kind !== 'workspace') return undefined;
+    const settings = vscode.workspace.getConfiguration('massgen.commands');
+    return { everyAgent: settings.get<boolean>('enabled', false), network: settings.get<boolean>('network', false), approve: commandApprover(), askEveryCommand: true };
   }
 
   private logEvent(...[event, state]: Parameters<SessionListener>): void {

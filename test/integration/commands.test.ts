@@ -1,0 +1,151 @@
+// Commands in the agents' copies through the CLI, as the issue checks them: scripted agents behind the real OpenAI
+// SDK call `execute_command` by name; the real bubblewrap sandbox runs them. The output must reach the model, no key
+// may reach a command, nothing outside the copy may be written, the network is closed unless allowed, a hanging
+// command is killed at its timeout, and nothing keeps running after the run.
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { coordinationScript, startFakeOpenAI, type FakeOpenAIServer, type FakeReply } from '../fakes/openai-server';
+
+const work = mkdtempSync(join(tmpdir(), 'massgen-cmd-'));
+const cli = join(work, 'cli.js');
+const SECRET = 'sk-test-SECRET-0123456789';
+const CONFIG_SECRET = 'cfg-SECRET-abcdef987654';
+
+async function buildCli(): Promise<void> {
+  const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
+  const bundles = nodeBundles({ outdir: work, production: false });
+  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuild.build({ ...options, sourcemap: false, logLevel: 'error' })));
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: work, env: { PATH: process.env.PATH, HOME: work, TMPDIR: join(work, 'tmp'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function makeProject(): string {
+  const dir = mkdtempSync(join(work, 'project-'));
+  writeFileSync(join(dir, 'test.js'), "console.log('tests: 3 passed');\n");
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  execFileSync('git', ['add', '-A'], { cwd: dir });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'init'], { cwd: dir });
+  return dir;
+}
+
+const exec = (command: string, extra: Record<string, unknown> = {}): FakeReply => ({ toolCalls: [{ name: 'execute_command', arguments: { command, ...extra } }] });
+
+/** The tool results agent m1 was sent, in order. */
+function toolResults(server: FakeOpenAIServer): string[] {
+  const last = server.chatRequests().filter((q) => q.body?.model === 'm1').pop();
+  return (last?.body?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+}
+
+function processesMatching(text: string): string[] {
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).flatMap((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      return cmd.includes(text) ? [`${pid}: ${cmd}`] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe('massgen run --allow-commands (subprocess, real bubblewrap)', function () {
+  this.timeout(90_000);
+  let server: FakeOpenAIServer | undefined;
+  let web: Server;
+  let webUrl = '';
+
+  before(async () => {
+    await buildCli();
+    mkdirSync(join(work, 'tmp'));
+    web = createServer((_req, res) => res.end('reachable')).listen(0, '127.0.0.1');
+    await new Promise((r) => web.once('listening', r));
+    webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
+  });
+  after(() => web.close());
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  function config(url: string): string {
+    const file = join(work, `c-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(file, `agents:\n  - id: a\n    backend: { type: openai, model: m1, base_url: ${url} }\n  - id: b\n    backend: { type: chatcompletion, model: m2, base_url: ${url}, api_key: "\${CFG_KEY}" }\n`);
+    return file;
+  }
+
+  it('runs commands in the copy: output reaches the model; no key, no write outside, no network; a hang is killed; nothing is left running', async () => {
+    const project = makeProject();
+    // Next to the copy (the temp folder the copies live in is private inside the sandbox) and in a system folder.
+    const outside = join(work, 'outside-target');
+    const system = `/usr/local/massgen-test-${process.pid}`;
+    const fetch = `node -e "fetch('${webUrl}').then(r=>r.text()).then(t=>console.log('NET', t),e=>console.log('NET FAIL', e.cause && e.cause.code))"`;
+    server = await startFakeOpenAI(
+      coordinationScript({
+        m1: {
+          answer: 'Ran the checks.',
+          first: [exec('node test.js'), exec('env'), exec(`touch ${outside}; touch ${system}; echo done`), exec(fetch), exec('sleep 601', { timeout_seconds: 1 }), exec('sleep 302', { background: true }), exec('echo changed >> test.js && git status --porcelain')],
+        },
+      }, { voteFor: 'agent1' }),
+    );
+    const started = Date.now();
+    const r = await runCli(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--log-dir', join(work, 'logs-cmd'), 'Run the tests'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET, GITHUB_TOKEN: 'ghp_SECRET_token' });
+    assert.equal(r.code, 0, r.stderr);
+    const [test, env, touch, net, sleep, background, gitStatus] = toolResults(server);
+    assert.match(test, /exit code 0/);
+    assert.match(test, /tests: 3 passed/);
+    assert.doesNotMatch(env, /SECRET|OPENAI_API_KEY|CFG_KEY|GITHUB_TOKEN/, 'no key reaches a command');
+    assert.match(env, /PATH=/);
+    assert.equal(existsSync(outside), false, 'nothing is written next to the copy');
+    assert.equal(existsSync(system), false, 'nothing is written to the system');
+    assert.match(touch, /Read-only file system/);
+    assert.match(net, /NET FAIL/);
+    assert.match(sleep, /timed out after 1 s/i);
+    assert.match(background, /bg1/);
+    assert.match(gitStatus, /exit code 0[\s\S]* M test\.js/, 'git works in the copy (read-only repository)');
+    assert.ok(Date.now() - started < 30_000);
+    assert.deepEqual(processesMatching('sleep 601'), [], 'the hanging command was killed');
+    assert.deepEqual(processesMatching('sleep 302'), [], 'the background command ended with the run');
+    const status = JSON.parse(readFileSync(join(work, 'logs-cmd', 'status.json'), 'utf8'));
+    assert.equal(status.agents.a.tools.execute_command.calls, 7);
+    assert.equal(git(project), '', 'the project is untouched');
+  });
+
+  it('--allow-network opens the network to commands', async () => {
+    const project = makeProject();
+    const fetch = `node -e "fetch('${webUrl}').then(r=>r.text()).then(t=>console.log('NET', t),e=>console.log('NET FAIL', e.cause && e.cause.code))"`;
+    server = await startFakeOpenAI(coordinationScript({ m1: { answer: 'Fetched.', first: [exec(fetch)] } }, { voteFor: 'agent1' }));
+    const r = await runCli(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--allow-network', 'Fetch'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(toolResults(server)[0], /NET reachable/);
+  });
+
+  it('without --allow-commands the tool does not exist for the agents', async () => {
+    const project = makeProject();
+    server = await startFakeOpenAI(coordinationScript({ m1: { answer: 'Tried.', first: [exec('node test.js')] } }, { voteFor: 'agent1' }));
+    const r = await runCli(['run', '--config', config(server.baseUrl), '--workspace', project, 'Run the tests'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET });
+    assert.equal(r.code, 0, r.stderr);
+    const offered = server.chatRequests()[0].body?.tools?.map((t) => t.function.name) ?? [];
+    assert.ok(!offered.includes('execute_command'), offered.join(', '));
+    assert.match(toolResults(server).join('\n'), /Unknown tool 'execute_command'/);
+  });
+});
+
+function git(dir: string): string {
+  return execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' });
+}
