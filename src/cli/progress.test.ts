@@ -83,6 +83,16 @@ describe('cli progress: describeEvent', () => {
     assert.equal(line({ type: 'correction', agentId: 'alpha', attempt: 1, message: 'Invalid agent_id' }), '[  1.5s] agent1 (alpha) corrected (attempt 1): Invalid agent_id');
   });
 
+  it('commands and their results are shown; other tools are not', () => {
+    const call = (name: string, args: string): RunEventBody => ({ type: 'tool_call', agentId: 'alpha', callId: 'c1', name, arguments: args });
+    assert.equal(line(call('execute_command', '{"command":"npm test"}')), '[  1.5s] agent1 (alpha) runs: npm test');
+    assert.equal(line(call('execute_command', 'not json')), '[  1.5s] agent1 (alpha) runs: not json');
+    assert.equal(line(call('read_file', '{"path":"a.ts"}')), undefined);
+    const result = (ok: boolean, summary: string): RunEventBody => ({ type: 'tool_result', agentId: 'alpha', callId: 'c1', name: 'execute_command', ok, summary });
+    assert.equal(line(result(true, 'exit code 0 (in 0.2 s)\n3 passed')), '[  1.5s] agent1 (alpha) → exit code 0 (in 0.2 s) 3 passed');
+    assert.equal(line(result(false, 'exit code 1 (in 0.1 s)\nFAIL')), '[  1.5s] agent1 (alpha) ✗ exit code 1 (in 0.1 s) FAIL');
+  });
+
   it('turn_failed prints only when no retry follows', () => {
     assert.equal(line({ type: 'turn_failed', agentId: 'alpha', cause: 'provider', error: 'x', willRetry: true }), undefined);
     assert.equal(line({ type: 'turn_failed', agentId: 'alpha', cause: 'provider', error: 'bad key', willRetry: false }), '[  1.5s] agent1 (alpha) turn failed: bad key');

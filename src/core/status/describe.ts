@@ -1,9 +1,11 @@
 // One line of text per engine event that matters to a person (answers, votes, invalidations, retries, failures,
-// budget, the winner, the end). Shared by the CLI's stderr progress and the extension's log channel.
+// commands and their results, budget, the winner, the end). Shared by the CLI's stderr progress and the
+// extension's log channel.
 
 import type { RunEvent } from '../engine/events';
 import type { RunState, UsageTotals } from '../engine/run-state';
 import { assertNever } from '../util/errors';
+import { EXECUTE_COMMAND } from '../sandbox/command-specs';
 import { oneLine } from '../util/text';
 
 export const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -18,6 +20,17 @@ export function costText(u: UsageTotals): string {
   if (u.calls === 0) return 'cost $0';
   if (u.unpricedCalls === u.calls) return 'cost unknown (no known price for these models)';
   return `cost $${u.costUsd.toFixed(4)}${u.unpricedCalls ? ` + unknown (${u.unpricedCalls} call(s) without a known price)` : ''}${u.estimated ? ' (some tokens estimated)' : ''}`;
+}
+
+/** The command of an execute_command call, or its raw arguments when they do not parse. */
+function commandOf(args: string): string {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { command?: unknown }).command === 'string') return (parsed as { command: string }).command;
+  } catch {
+    // shown raw below
+  }
+  return args;
 }
 
 /** The progress line for an event, or undefined for events that only feed the footer. */
@@ -60,12 +73,14 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
       const usage = `${u.calls} model call(s), ${u.inputTokens} input tokens (${u.cachedInputTokens} cached), ${u.outputTokens} output tokens`;
       return `${at} done: ${event.reason} in ${secs(event.durationMs)}; ${usage}; ${costText(u)}${event.error ? `\n${event.error}` : ''}`;
     }
+    case 'tool_call':
+      return event.name === EXECUTE_COMMAND ? `${at} ${who(state, event.agentId)} runs: ${oneLine(commandOf(event.arguments), 120)}` : undefined;
+    case 'tool_result':
+      return event.name === EXECUTE_COMMAND ? `${at} ${who(state, event.agentId)} ${event.ok ? '→' : '✗'} ${oneLine(event.summary, 140)}` : undefined;
     case 'turn_started':
     case 'agent_updated':
     case 'text_delta':
     case 'reasoning_delta':
-    case 'tool_call':
-    case 'tool_result':
     case 'usage':
     case 'final_started':
       return undefined;
