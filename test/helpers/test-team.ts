@@ -6,13 +6,14 @@ import { ScriptedProvider, type Script } from '../../src/core/providers/scripted
 import type { ModelRequest } from '../../src/core/providers/types';
 import type { EventOf, RunEvent, RunEventType } from '../../src/core/engine/events';
 import { Orchestrator } from '../../src/core/engine/orchestrator';
-import type { AgentToolbox, RunResult } from '../../src/core/engine/ports';
+import type { AgentToolbox, AgentWorkspace, RunResult } from '../../src/core/engine/ports';
 import type { RetryPolicy } from '../../src/core/engine/retry';
 
 export interface TeamMember {
   id: string;
   script: Script;
   toolbox?: AgentToolbox;
+  workspace?: AgentWorkspace;
   systemMessage?: string;
   pricing?: Pricing | null;
 }
@@ -37,7 +38,7 @@ export function runTeam(
   const events: RunEvent[] = [];
   const orchestrator = new Orchestrator({
     task: opts.task ?? 'What is 2 + 2?',
-    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, systemMessage: m.systemMessage, pricing: m.pricing })),
+    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, workspace: m.workspace, systemMessage: m.systemMessage, pricing: m.pricing })),
     orchestrator: { ...DEFAULT_ORCHESTRATOR, ...opts.orchestrator },
     timeouts: { orchestratorTimeoutSeconds: 30, agentTurnTimeoutSeconds: 10, ...opts.timeouts },
     retry: { ...FAST_RETRY, ...opts.retry },

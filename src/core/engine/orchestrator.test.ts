@@ -4,6 +4,7 @@ import { reply, requestText, type Script } from '../providers/scripted';
 import { ENFORCEMENT_MESSAGE } from './prompts';
 import { reduceEvents } from './run-state';
 import { boardHasAnswers, runTeam, type TeamMember } from '../../../test/helpers/test-team';
+import type { AgentWorkspace } from './ports';
 
 /** Answers first, then votes for `target` once answers are visible. */
 function answerThenVote(content: string, target: string, reason = 'correct and complete'): Script {
@@ -813,5 +814,62 @@ describe('orchestrator: starting the next round early', () => {
     assert.equal(team.of('vote_cast').length, 0);
     assert.equal(team.events.at(-1)!.type, 'run_ended', 'every turn ended before the run did');
     assert.deepEqual(log.sort(), ['close a', 'close b', 'start a', 'start b']);
+  });
+});
+
+describe('orchestrator: workspace answers (text plus a change)', () => {
+  /** A workspace stand-in: each agent's copy holds whatever `state[label]` says; a snapshot records it. */
+  function workspaces(state: Record<string, string>) {
+    const taken: string[] = [];
+    const port = (label: string): AgentWorkspace => ({
+      async snapshot(version) {
+        taken.push(version);
+        if (state[label] === 'GONE') throw new Error(`${label}'s working copy is gone`);
+        return { id: `tree-${state[label]}`, files: state[label] ? [{ path: 'a.ts', status: 'modified', added: 1, removed: 1 }] : [], bytesWritten: 100 };
+      },
+    });
+    return { port, taken };
+  }
+
+  it('binds each answer to its snapshot, shows the changed files in CURRENT ANSWERS, and snapshots only answers', async () => {
+    const ws = workspaces({ agent1: 'fix', agent2: '' });
+    const team = runTeam([
+      { id: 'a', script: answerThenVote('I fixed a.ts', 'agent1'), workspace: ws.port('agent1') },
+      { id: 'b', script: answerThenVote('No change needed', 'agent1'), workspace: ws.port('agent2') },
+    ]);
+    const result = await team.result;
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.deepEqual(ws.taken.sort(), ['agent1.1', 'agent2.1'], 'votes are not snapshotted');
+    const added = team.of('answer_added');
+    assert.equal(added.find((e) => e.agentId === 'a')?.change?.id, 'tree-fix');
+    assert.deepEqual(added.find((e) => e.agentId === 'b')?.change?.files, []);
+    const voteTurn = requestText(team.requests('b')[1]);
+    assert.match(voteTurn, /<agent1> I fixed a\.ts\n\[Changed files \(read them under peers\/agent1\/\): a\.ts \(\+1 -1\)\] <end of agent1>/);
+    assert.match(voteTurn, /\[Changed files: none — agent2's copy is as the run started\]/);
+  });
+
+  it('the same words over a different change are a new answer; over the same change, a copy', async () => {
+    const ws = workspaces({ agent1: 'x', agent2: 'y', agent3: 'x' });
+    const team = runTeam([
+      { id: 'a', script: answerThenVote('Done.', 'agent1'), workspace: ws.port('agent1') },
+      { id: 'b', script: (req, i) => (i === 0 ? reply.answer('Done.', { delayMs: 30 }) : reply.vote('agent1')), workspace: ws.port('agent2') },
+      { id: 'c', script: (req, i) => (i === 0 ? reply.answer('Done.', { delayMs: 60 }) : reply.vote('agent1')), workspace: ws.port('agent3') },
+    ]);
+    await team.result;
+    assert.deepEqual(team.of('answer_added').map((e) => e.label).sort(), ['agent1.1', 'agent2.1'], 'b changed something else, c made a\'s change');
+    assert.ok(team.of('correction').some((e) => e.agentId === 'c' && /duplicate of agent1/.test(e.message)));
+  });
+
+  it('an agent whose copy cannot be recorded fails with cause workspace; the others go on', async () => {
+    const ws = workspaces({ agent1: 'GONE', agent2: 'ok' });
+    const team = runTeam([
+      { id: 'a', script: answerThenVote('mine', 'agent2'), workspace: ws.port('agent1') },
+      { id: 'b', script: answerThenVote('theirs', 'agent2'), workspace: ws.port('agent2') },
+    ]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'b');
+    const failed = team.of('agent_failed')[0];
+    assert.equal(failed.cause, 'workspace');
+    assert.match(failed.error, /could not record agent1's working copy: agent1's working copy is gone/);
   });
 });
