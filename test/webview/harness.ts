@@ -12,7 +12,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { RunEvent } from '../../src/core/engine/events';
 import type { RunHistory } from '../../src/host/viewer/history';
 import { makeNonce, viewerHtml } from '../../src/host/viewer/html';
-import { ViewerHub, type HubOptions, type ViewerConnection } from '../../src/host/viewer/hub';
+import type { ViewerConnection } from '../../src/host/viewer/connection';
+import { ViewerHub, type HubOptions } from '../../src/host/viewer/hub';
 import type { HostMessage, WebviewMessage } from '../../src/protocol/messages';
 import { FakeRun, FakeServices, FakeSource } from './fakes';
 import { THEMES, type ThemeName } from './themes';

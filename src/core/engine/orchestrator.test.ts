@@ -852,8 +852,8 @@ describe('orchestrator: workspace answers (text plus a change)', () => {
     const ws = workspaces({ agent1: 'x', agent2: 'y', agent3: 'x' });
     const team = runTeam([
       { id: 'a', script: answerThenVote('Done.', 'agent1'), workspace: ws.port('agent1') },
-      { id: 'b', script: (req, i) => (i === 0 ? reply.answer('Done.', { delayMs: 30 }) : reply.vote('agent1')), workspace: ws.port('agent2') },
-      { id: 'c', script: (req, i) => (i === 0 ? reply.answer('Done.', { delayMs: 60 }) : reply.vote('agent1')), workspace: ws.port('agent3') },
+      { id: 'b', script: (_req, i) => (i === 0 ? reply.answer('Done.', { delayMs: 30 }) : reply.vote('agent1')), workspace: ws.port('agent2') },
+      { id: 'c', script: (_req, i) => (i === 0 ? reply.answer('Done.', { delayMs: 60 }) : reply.vote('agent1')), workspace: ws.port('agent3') },
     ]);
     await team.result;
     assert.deepEqual(team.of('answer_added').map((e) => e.label).sort(), ['agent1.1', 'agent2.1'], 'b changed something else, c made a\'s change');

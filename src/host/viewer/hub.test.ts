@@ -6,7 +6,8 @@ import { MAX_PATCH_CHARS, parseHostMessage, webviewMessage, type HostMessage, ty
 import { reduceView, type RunView } from '../../protocol/state';
 import { applyDelta, DeltaCursor } from '../../protocol/sync';
 import { RunHistory } from './history';
-import { capPatch, DIFF_BURST, DIFF_PER_SECOND, ViewerHub, type ViewerConnection } from './hub';
+import { capPatch, DIFF_BURST, DIFF_PER_SECOND, type ViewerConnection } from './connection';
+import { ViewerHub } from './hub';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 /** As a webview would see it: messages are JSON on the way (undefined fields vanish). */

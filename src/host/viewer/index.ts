@@ -14,7 +14,8 @@ import { PANEL_VIEW_TYPE, VIEW_ID, type ShowVoteViewerArgs } from '../ids';
 import type { RunManager } from '../run/manager';
 import { RunHistory, type HistoryFs } from './history';
 import { makeNonce, viewerHtml } from './html';
-import { ViewerHub, type ViewerConnection, type ViewerPort } from './hub';
+import type { ViewerConnection } from './connection';
+import { ViewerHub, type ViewerPort } from './hub';
 
 
 type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
