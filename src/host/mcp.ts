@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { parseMcpSettings, type McpSettings } from '../core/config/mcp';
 import type { ApprovalHandler, McpLogger } from '../core/mcp';
+import { askUnlessAborted } from './ask';
 
 /** The `massgen.mcp.*` settings, validated; problems are thrown as one message naming the setting. */
 export function readMcpSettings(): McpSettings {
@@ -27,19 +28,12 @@ export function notificationApprover(): ApprovalHandler {
     if (allowed.has(req.toolName)) return true;
     const once = 'Allow';
     const always = 'Allow for this run';
-    const answer = vscode.window.showWarningMessage(
+    const choice = await askUnlessAborted(
       `MassGen: ${req.agentId} wants to run ${req.tool} (MCP server "${req.server}") with ${req.argumentsSummary}`,
-      { detail: req.reason === 'configured' ? 'This tool is listed as needing approval.' : 'This tool can change things outside MassGen.' },
-      once,
-      always,
-      'Deny',
+      req.reason === 'configured' ? 'This tool is listed as needing approval.' : 'This tool can change things outside MassGen.',
+      [once, always, 'Deny'],
+      signal,
     );
-    let onAbort = () => {};
-    const aborted = new Promise<undefined>((resolve) => {
-      onAbort = () => resolve(undefined);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const choice = await Promise.race([answer, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
     if (choice === always) allowed.add(req.toolName);
     return choice === once || choice === always;
   };

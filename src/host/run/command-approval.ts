@@ -2,8 +2,8 @@
 // "Allow for this run" holds until the run ends (one approver per run); a cancelled run answers "deny" for prompts
 // still open (the notification itself cannot be withdrawn).
 
-import * as vscode from 'vscode';
 import type { CommandsOption } from '../../core/run/command-tools';
+import { askUnlessAborted } from '../ask';
 
 const MAX_SHOWN = 300;
 
@@ -16,19 +16,12 @@ export function commandApprover(): NonNullable<CommandsOption['approve']> {
     const once = 'Allow';
     const always = 'Allow for this run';
     const shown = request.command.length > MAX_SHOWN ? `${request.command.slice(0, MAX_SHOWN)}…` : request.command;
-    const answer = vscode.window.showWarningMessage(
+    const choice = await askUnlessAborted(
       `MassGen: an agent wants to run \`${shown}\` in its copy of the workspace.`,
-      { detail: sandboxed ? 'It runs sandboxed: it can change only the agent\'s copy, and no API key is in its environment.' : 'No sandbox is available on this machine: the command would run with your permissions.' },
-      once,
-      ...(sandboxed ? [always] : []),
-      'Deny',
+      sandboxed ? 'It runs sandboxed: it can change only the agent\'s copy, and no API key is in its environment.' : 'No sandbox is available on this machine: the command would run with your permissions.',
+      [once, ...(sandboxed ? [always] : []), 'Deny'],
+      signal,
     );
-    let onAbort = () => {};
-    const aborted = new Promise<undefined>((resolve) => {
-      onAbort = () => resolve(undefined);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const choice = await Promise.race([answer, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
     if (choice === always) allowRun = true;
     return choice === once || choice === always;
   };
