@@ -79,6 +79,8 @@ export class RunPreviews {
   }
 }
 
+const lf = (text: string) => text.replace(/\r\n/g, '\n');
+
 /**
  * Applies the winner's change to the workspace as ONE WorkspaceEdit, every change marked as needing confirmation so
  * VS Code shows its refactor preview first (per-file accept or reject). Refused when a file changed since the run
@@ -106,8 +108,11 @@ export async function applyFileChanges(change: WinnerChange | undefined, target:
       edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
     } else {
       const doc = await vscode.workspace.openTextDocument(uri);
-      if (doc.getText() !== c.before) stale.push(c.relativePath);
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), c.after ?? '', meta);
+      // A change read from git has LF line ends where a CRLF checkout (core.autocrlf) shows CRLF: compare and write
+      // in the document's own line ends.
+      if (lf(doc.getText()) !== lf(c.before ?? '')) stale.push(c.relativePath);
+      const after = doc.eol === vscode.EndOfLine.CRLF ? lf(c.after ?? '').replace(/\n/g, '\r\n') : (c.after ?? '');
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), after, meta);
     }
   }
   if (stale.length) {
