@@ -16,7 +16,7 @@ import { captureTarget, type ApplyTarget, type RunPreviews } from './run/preview
 import type { SeedFile } from '../core/workspace/scratch';
 import { ConfigError } from '../core/config/load';
 import { PARTICIPANT_ID, type ChatResultMeta, type CommandId } from './ids';
-import { pickWorkspaceFolder, workspaceInstructions } from './run/on-workspace';
+import { pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions } from './run/on-workspace';
 
 const MAX_REFERENCE_CHARS = 100_000;
 
@@ -65,7 +65,12 @@ async function workspaceToEdit(stream: vscode.ChatResponseStream): Promise<{ uri
     stream.markdown('Open a folder first (the agents work on copies of it), or attach the files to change, e.g. `@massgen /edit rename parse #file:util.ts`.');
     return undefined;
   }
-  return folder instanceof vscode.Uri ? { uri: folder, name: folder.path.split('/').pop() ?? 'workspace' } : { uri: folder.uri, name: folder.name };
+  const picked = folder instanceof vscode.Uri ? { uri: folder, name: folder.path.split('/').pop() ?? 'workspace' } : { uri: folder.uri, name: folder.name };
+  if (!(await settleUnsavedFiles(picked.uri, picked.name))) {
+    stream.markdown('Cancelled: nothing ran.');
+    return undefined;
+  }
+  return picked;
 }
 
 /** The previous exchange with @massgen, so a follow-up ("explain the vote", "now add tests") has its context. */

@@ -25,7 +25,9 @@
 //   openLink (https only, checked again on the host), openPanel, log (webview errors into the host log).
 //   requestDiff  the patch of answer version `version` (`agentK.M`) of a run; asked once per version.
 
-import * as z from 'zod/mini';
+// `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
+// path and not on the other, and crashed at load (test/integration/bundles.test.ts).
+import * as z from 'zod/v4-mini';
 import { RunEventSchema, RunViewSchema } from './schema';
 
 export const PROTOCOL_VERSION = 1;

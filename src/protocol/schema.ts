@@ -3,7 +3,9 @@
 // and the viewer's extras. The compile-time checks at the bottom fail the typecheck when src/core changes a type
 // without this file following.
 
-import * as z from 'zod/mini';
+// `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
+// path and not on the other, and crashed at load (test/integration/bundles.test.ts).
+import * as z from 'zod/v4-mini';
 import type { Budget } from '../core/config/types';
 import type { RunEvent } from '../core/engine/events';
 import type { RunState } from '../core/engine/run-state';

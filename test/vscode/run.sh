@@ -27,6 +27,13 @@ WS="$(mktemp -d "${TMPDIR:-/tmp}/massgen-vscode-ws.XXXXXX")"
 trap 'rm -rf "$WS"' EXIT
 printf 'def add(a, b):\n    return a + b\n' > "$WS/sample.py"
 printf '# Sample workspace for the MassGen VS Code tests\n' > "$WS/README.md"
+# A git repository as users have them (workspace runs give each agent a git worktree of it): one commit, then an
+# uncommitted edit and an untracked file, which the agents' copies must show too (suite/workspace.test.js).
+git -C "$WS" -c init.defaultBranch=main init -q
+git -C "$WS" add sample.py README.md
+git -C "$WS" -c user.name='MassGen tests' -c user.email=tests@massgen.invalid -c commit.gpgsign=false commit -q -m 'Sample workspace'
+printf 'Uncommitted: a line added after the last commit.\n' >> "$WS/README.md"
+printf 'Untracked notes, never committed.\n' > "$WS/notes.txt"
 
 step "run the suite in code-server (screenshots: test-artifacts/screenshots, logs: test-artifacts/vscode-logs)"
 # The runner's last line is the suite's "N passed, N failed, N skipped"; its exit code is this script's.

@@ -17,7 +17,7 @@ export function commandApprover(): NonNullable<CommandsOption['approve']> {
     const always = 'Allow for this run';
     const shown = request.command.length > MAX_SHOWN ? `${request.command.slice(0, MAX_SHOWN)}…` : request.command;
     const choice = await askUnlessAborted(
-      `MassGen: an agent wants to run \`${shown}\` in its copy of the workspace.`,
+      `MassGen: an agent wants to run “${shown}” in its copy of the workspace.`,
       sandboxed ? 'It runs sandboxed: it can change only the agent\'s copy, and no API key is in its environment.' : 'No sandbox is available on this machine: the command would run with your permissions.',
       [once, ...(sandboxed ? [always] : []), 'Deny'],
       signal,

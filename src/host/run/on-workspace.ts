@@ -30,6 +30,27 @@ export async function pickWorkspaceFolder(given?: vscode.Uri): Promise<vscode.Wo
   return vscode.window.showWorkspaceFolderPick({ placeHolder: 'MassGen: which folder should the agents work on?' });
 }
 
+/**
+ * The copies are made from the files on disk: unsaved editors in the folder are saved first, or left out, as the user
+ * says. False when the user cancelled.
+ */
+export async function settleUnsavedFiles(folder: vscode.Uri, name: string): Promise<boolean> {
+  const inside = (uri: vscode.Uri) => uri.scheme === folder.scheme && (uri.path === folder.path || uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`));
+  const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && inside(d.uri));
+  if (dirty.length === 0) return true;
+  const save = 'Save All and Run';
+  const skip = 'Run on the Saved Files';
+  const names = dirty.slice(0, 3).map((d) => vscode.workspace.asRelativePath(d.uri)).join(', ') + (dirty.length > 3 ? ', …' : '');
+  const choice = await vscode.window.showWarningMessage(
+    `MassGen: ${dirty.length} file(s) in ${name} have unsaved changes (${names}). The agents copy the files as they are on disk.`,
+    { modal: true },
+    save,
+    skip,
+  );
+  if (choice === save) return (await Promise.all(dirty.map((d) => d.save()))).every(Boolean);
+  return choice === skip;
+}
+
 function progressMessage(event: RunEvent, s: RunState): string | undefined {
   switch (event.type) {
     case 'run_started':
@@ -71,6 +92,7 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
     given?.instruction?.trim() ||
     (await vscode.window.showInputBox({ title: `MassGen: Run on ${name}`, prompt: 'What should the agents change?', placeHolder: 'e.g. "Add input validation to the CSV parser, with tests"', ignoreFocusOut: true }))?.trim();
   if (!instruction) return;
+  if (!(await settleUnsavedFiles(folderUri, name))) return;
   const task = `${instruction}\n\n${workspaceInstructions(name)}`;
   const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MassGen on ${name}`, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();

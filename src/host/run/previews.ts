@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { extractCode } from '../../core/edit/extract-code';
 import type { PreviewManager } from './selection-diff';
+import { lineEdits } from '../../core/edit/text-edits';
 import type { WinnerChange } from '../../core/run/work-area';
 import type { RunManager } from './manager';
 
@@ -98,6 +99,7 @@ export async function applyFileChanges(change: WinnerChange | undefined, target:
   }
   const edit = new vscode.WorkspaceEdit();
   const stale: string[] = [];
+  const unsaved: string[] = [];
   for (const c of text) {
     const uri = target(c.relativePath);
     if (!uri) continue;
@@ -110,10 +112,15 @@ export async function applyFileChanges(change: WinnerChange | undefined, target:
       const doc = await vscode.workspace.openTextDocument(uri);
       // A change read from git has LF line ends where a CRLF checkout (core.autocrlf) shows CRLF: compare and write
       // in the document's own line ends.
-      if (lf(doc.getText()) !== lf(c.before ?? '')) stale.push(c.relativePath);
+      if (lf(doc.getText()) !== lf(c.before ?? '')) (doc.isDirty ? unsaved : stale).push(c.relativePath);
       const after = doc.eol === vscode.EndOfLine.CRLF ? lf(c.after ?? '').replace(/\n/g, '\r\n') : (c.after ?? '');
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), after, meta);
+      // Line edits rather than one whole-file replacement: the preview then shows only what changed.
+      for (const e of lineEdits(doc.getText(), after)) edit.replace(uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text, meta);
     }
+  }
+  if (unsaved.length) {
+    void vscode.window.showWarningMessage(`MassGen: not applied: ${unsaved.join(', ')} ${unsaved.length === 1 ? 'has' : 'have'} unsaved changes the agents did not see. Save or revert ${unsaved.length === 1 ? 'it' : 'them'}, then apply again (or run again on the saved files).`);
+    return false;
   }
   if (stale.length) {
     void vscode.window.showWarningMessage(`MassGen: not applied: ${stale.join(', ')} changed since the run started. Run again on the current files.`);

@@ -4,7 +4,9 @@
 // validated on load (a file that does not parse is skipped, not trusted), bounded in count and size, written
 // atomically (temp file + rename). Pure: the file system comes in as a port, so this is unit-tested in Node.
 
-import * as z from 'zod/mini';
+// `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
+// path and not on the other, and crashed at load (test/integration/bundles.test.ts).
+import * as z from 'zod/v4-mini';
 import { HistoryEntrySchema, type HistoryEntry } from '../../protocol/messages';
 import { RunViewSchema } from '../../protocol/schema';
 import type { RunState, RunView } from '../../protocol/state';

@@ -99,7 +99,94 @@ async function playwright(fn, arg, timeoutMs = 60000) {
   return (await callRunner('eval', { fn: fn.toString(), arg }, timeoutMs)).value;
 }
 
+// ---- scripting coordination requests of the fake model (req as fakeLm's handler gets it)
+/** The request offers the tool `name` (e.g. 'vote', 'write_file', 'execute_command'). */
+const offers = (req, name) => req.tools.includes(name);
+/** Everything the request's messages say, tool calls and tool results included. */
+const requestText = (req) => req.messages.map((m) => m.text).join('\n');
+/** The agent already called `name` in this conversation (the fake writes calls as `name {json}`). */
+const called = (req, name) => req.messages.some((m) => m.role === 'assistant' && m.text.includes(`${name} {`));
+/** CURRENT ANSWERS (or an UPDATE) in the request shows an answer of agent `label`. */
+const showsAnswerOf = (req, label) => new RegExp(`<${label}>[\\s\\S]*?<end of ${label}>`).test(requestText(req));
+
+// ---- the extension's storage: where it keeps the agents' copies of the workspace
+/**
+ * The `workspaces` folders the extension keeps agents' copies in (context.storageUri, else globalStorageUri, + /workspaces),
+ * found from its log folder: in code-server both live in the user-data dir (<data>/logs/…, <data>/User/…Storage/<id>).
+ */
+function copiesDirs(logUri) {
+  let data = logUri.fsPath;
+  while (path.basename(data) !== 'logs' && path.dirname(data) !== data) data = path.dirname(data);
+  data = path.dirname(data);
+  const user = path.join(data, 'User');
+  const candidates = [path.join(user, 'globalStorage', EXTENSION_ID, 'workspaces')];
+  const ws = path.join(user, 'workspaceStorage');
+  if (fs.existsSync(ws)) for (const id of fs.readdirSync(ws)) candidates.push(path.join(ws, id, EXTENSION_ID, 'workspaces'));
+  return candidates.filter((d) => fs.existsSync(d));
+}
+/** Every entry of those folders (run folders are named by run id). */
+function copiesEntries(logUri) {
+  return copiesDirs(logUri).flatMap((d) => fs.readdirSync(d).map((name) => path.join(d, name)));
+}
+
+// ---- notifications (toasts are not shown while the test driver runs the workbench: the notification center is)
+/** Clears the notification center. */
+const clearNotifications = () => vscode.commands.executeCommand('notifications.clearAll');
+/**
+ * Waits for a notification whose text contains `text`, then clicks its button labelled exactly `button`. Returns the
+ * notification's text, or throws when it does not appear within timeoutMs. `screenshotName` saves the center first.
+ */
+async function clickNotificationButton(text, button, { timeoutMs = 30000, screenshotName } = {}) {
+  await vscode.commands.executeCommand('notifications.showList');
+  return playwright(async ({ page, sleep, screenshot }, a) => {
+    const item = page.locator('.notifications-center .notification-list-item').filter({ hasText: a.text }).first();
+    await item.waitFor({ state: 'visible', timeout: a.timeoutMs });
+    await sleep(200);
+    const message = await item.innerText();
+    if (a.screenshotName) await screenshot(a.screenshotName);
+    const esc = a.button.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await item.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${esc}\\s*$`) }).first().click();
+    return message;
+  }, { text, button, timeoutMs, screenshotName: screenshotName || null }, timeoutMs + 30000);
+}
+/** The texts of the notifications in the center now. */
+async function notificationTexts() {
+  await vscode.commands.executeCommand('notifications.showList');
+  return playwright(async ({ page }) => page.locator('.notifications-center .notification-list-item').allInnerTexts());
+}
+
+// ---- VS Code's refactor preview (a WorkspaceEdit with needsConfirmation opens it in the panel)
+const refactorPreview = {
+  /** Waits until the preview lists a change whose row mentions `fileName`; returns the rows' texts. */
+  rows: (fileName, timeoutMs = 20000) =>
+    playwright(async ({ page, sleep }, a) => {
+      const pane = page.locator('.part.panel .bulk-edit-panel');
+      await pane.locator('.monaco-list-row').filter({ hasText: a.fileName }).first().waitFor({ state: 'visible', timeout: a.timeoutMs });
+      await sleep(300);
+      return pane.locator('.monaco-list-row').allInnerTexts();
+    }, { fileName, timeoutMs }, timeoutMs + 30000),
+  /** Ticks the change of `fileName` (needsConfirmation changes come unticked); returns its aria-checked. */
+  accept: (fileName) =>
+    playwright(async ({ page, sleep }, name) => {
+      const row = page.locator('.part.panel .bulk-edit-panel .monaco-list-row').filter({ hasText: name }).first();
+      await row.waitFor({ state: 'visible', timeout: 20000 });
+      const box = row.locator('.monaco-custom-toggle, .monaco-checkbox, input[type="checkbox"]').first();
+      if ((await box.getAttribute('aria-checked')) !== 'true') await box.click();
+      await sleep(200);
+      return box.getAttribute('aria-checked');
+    }, fileName),
+  /** Clicks the preview's Apply or Discard button. */
+  click: (label) =>
+    playwright(async ({ page }, name) => {
+      await page.locator('.part.panel .bulk-edit-panel').getByRole('button', { name, exact: true }).click();
+      return true;
+    }, label),
+  /** Whether the preview is showing changes (its Apply button is; after Apply or Discard the pane goes away). */
+  open: () => playwright(async ({ page }) => page.locator('.part.panel .bulk-edit-panel').getByRole('button', { name: 'Apply', exact: true }).isVisible()),
+};
+
 module.exports = {
   assert, log, OUTPUT_MARK, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, FAKE_DEFAULT_ANSWER, sleep, until, waitForFakeModel, fakeLm,
   runnerAvailable: !!RUNNER, callRunner, screenshot, webview, playwright,
+  offers, requestText, called, showsAnswerOf, copiesDirs, copiesEntries, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview,
 };

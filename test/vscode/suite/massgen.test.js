@@ -242,8 +242,14 @@ describe('MassGen in real VS Code', function () {
 
   it('the scratch-folder file tools refuse path escapes; the workspace is never written by agents', async () => {
     const outside = path.join(path.dirname(vscode.workspace.workspaceFolders[0].uri.fsPath), 'massgen-escape.txt');
+    const baseDir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'massgen-scratch-test-'));
+    let ownCopy; // the agent's scratch copy of sample.py once it wrote it: <baseDir>/<run id>/agent1/sample.py
     server = await fakes.startFakeOpenAI(({ body }) => {
       const toolResults = body.messages.filter((m) => m.role === 'tool');
+      if (toolResults.length === 2 && ownCopy === undefined) {
+        const runs = fs.readdirSync(baseDir);
+        ownCopy = runs.length === 1 ? fs.readFileSync(path.join(baseDir, runs[0], 'agent1', 'sample.py'), 'utf8') : `run folders: ${runs.join(', ')}`;
+      }
       if (toolResults.length === 0) return { toolCalls: [{ name: 'write_file', arguments: { path: '../../massgen-escape.txt', content: 'escaped' } }] };
       if (toolResults.length === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: 'sample.py', content: 'print(1)\n' } }] };
       const offered = (body.tools || []).map((t) => t.function.name);
@@ -258,7 +264,7 @@ describe('MassGen in real VS Code', function () {
     const run = await api.runs.start({
       task: 'Rewrite sample.py',
       title: 'path guard',
-      files: { baseDir: path.join(root, '..', 'massgen-scratch-test'), seed: [{ relativePath: 'sample.py', content: ORIGINAL }] },
+      files: { kind: 'scratch', baseDir, seed: [{ relativePath: 'sample.py', content: ORIGINAL }] },
     });
     const result = await run.result;
     assert.strictEqual(result.reason, 'consensus');
@@ -266,12 +272,13 @@ describe('MassGen in real VS Code', function () {
     assert.ok(results.some((c) => /write_file failed/.test(c) && !c.includes(root)), JSON.stringify(results));
     assert.ok(!fs.existsSync(outside), 'nothing written outside the scratch folder');
     assert.strictEqual(fs.readFileSync(path.join(root, 'sample.py'), 'utf8'), ORIGINAL, 'the workspace file is untouched');
-    assert.strictEqual(fs.readFileSync(path.join(run.scratch.folderOf('agent1'), 'sample.py'), 'utf8'), 'print(1)\n', 'the agent wrote its own copy');
+    assert.strictEqual(ownCopy, 'print(1)\n', 'the agent wrote its own copy');
+    assert.deepStrictEqual(fs.readdirSync(baseDir), [], 'the scratch folders are removed when the run ends');
 
-    if (!runnerAvailable) return run.scratch.dispose();
+    if (!runnerAvailable) return;
     // The winner's folder comes back as one WorkspaceEdit that VS Code's refactor preview asks to confirm.
     const uri = vscode.Uri.file(path.join(root, 'sample.py'));
-    api.previews.registerFiles(run.id, new Map([['sample.py', uri]]));
+    api.previews.registerFiles(run.id, (relativePath) => (relativePath === 'sample.py' ? uri : undefined));
     const applying = vscode.commands.executeCommand('massgen.applyRun', run.id);
     // needsConfirmation: VS Code lists each change unticked; the user ticks what to accept, then Apply.
     const ticked = await playwright(async ({ page, sleep }) => {
@@ -292,7 +299,7 @@ describe('MassGen in real VS Code', function () {
     assert.strictEqual(await applying, true);
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.strictEqual(doc.getText(), 'print(1)\n', 'applied after confirmation');
-    assert.ok(!fs.existsSync(run.scratch.runDir), 'the scratch folders are removed once applied');
+    fs.rmSync(baseDir, { recursive: true, force: true });
   });
 
   it('MCP servers from settings: tools run for the agents, and a side-effecting tool waits for approval (denied here)', async function () {

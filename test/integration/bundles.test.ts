@@ -1,0 +1,45 @@
+// The extension's bundles load: dist/extension.js and dist/runtime.js as esbuild.mjs builds them, required in plain
+// Node with a stand-in for the `vscode` module. A bundling fault (a module initialised lazily on one import path and
+// eagerly on another) fails here, at load, instead of in the first command a user runs.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+/** Any property is a constructible function whose properties are the same again: enough for module-level code. */
+function standIn(): unknown {
+  const fn = function () {} as unknown as Record<string | symbol, unknown>;
+  return new Proxy(fn, { get: (target, key) => (key === 'prototype' ? target.prototype : key === Symbol.toPrimitive ? () => '' : standIn()), construct: () => ({}), apply: () => undefined });
+}
+
+describe('extension bundles', function () {
+  this.timeout(60_000);
+  const out = mkdtempSync(join(tmpdir(), 'massgen-bundles-'));
+  const load = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const original = load._load;
+
+  before(async () => {
+    const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
+    const bundles = nodeBundles({ outdir: out, production: true });
+    await Promise.all([bundles['extension.js'], bundles['runtime.js']].map((options) => esbuild.build({ ...options, logLevel: 'error' })));
+    const vscode = standIn();
+    load._load = function (request, parent, isMain) {
+      return request === 'vscode' ? vscode : original.call(this, request, parent, isMain);
+    };
+  });
+  after(() => (load._load = original));
+
+  it('runtime.js loads and exports createRuntime', () => {
+    const runtime = require(join(out, 'runtime.js')) as { createRuntime?: unknown };
+    assert.equal(typeof runtime.createRuntime, 'function');
+  });
+
+  it('extension.js loads and exports activate', () => {
+    const extension = require(join(out, 'extension.js')) as { activate?: unknown };
+    assert.equal(typeof extension.activate, 'function');
+  });
+});

@@ -1,0 +1,67 @@
+// A scripted two-agent team on the fake chat model for workspace runs (workspace.test.js, commands.test.js).
+// agent1 ("writer") makes its tool calls one per request, then gives its answer; agent2 ("reviewer") waits for that
+// answer and votes for it, so the run ends by consensus with agent1.1 the winner. Both agents are the fake model's
+// `fake-agent`; the handler tells them apart by the role each agent's system message carries.
+'use strict';
+const vscode = require('vscode');
+const { FAKE_VENDOR, FAKE_MODEL_ID, until, offers, requestText, called, showsAnswerOf } = require('./helpers');
+
+const WRITER = 'ROLE=writer';
+const REVIEWER = 'ROLE=reviewer';
+
+/** The team as `massgen.agents` settings: agent1 = writer, agent2 = reviewer. */
+function teamAgents() {
+  const model = `${FAKE_VENDOR}/${FAKE_MODEL_ID}`;
+  return [
+    { id: 'writer', provider: 'vscode-lm', model, systemMessage: `${WRITER}: you make the change.` },
+    { id: 'reviewer', provider: 'vscode-lm', model, systemMessage: `${REVIEWER}: you check the change.` },
+  ];
+}
+
+async function setTeam(agents = teamAgents()) {
+  await vscode.workspace.getConfiguration('massgen').update('agents', agents, vscode.ConfigurationTarget.Global);
+}
+
+/** Assistant messages of the conversation that hold a tool call (the fake writes calls as `name {json}`). */
+function toolCallsSoFar(req) {
+  return req.messages.filter((m) => m.role === 'assistant' && /\b[a-z_]+ \{/.test(m.text)).length;
+}
+
+/**
+ * The fake model's handler for the team.
+ *   steps:   the writer's tool calls in order, `{ name, input }` or `(req) => ({ name, input })`, one per request
+ *   answer:  the writer's new_answer text (no double quotes: the fake model matches it in request texts)
+ *   beforeAnswer(req): called (awaited) when the writer is about to answer, with its request (all tool results in it)
+ *   api:     the extension's test API (the reviewer waits for agent1's answer in api.runs.latest)
+ * Requests without the coordination tools (none in these runs) get the fake model's default.
+ */
+function teamHandler({ api, steps = [], answer, beforeAnswer }) {
+  return async (req) => {
+    if (!offers(req, 'vote')) return undefined;
+    const text = requestText(req);
+    if (text.includes(WRITER)) {
+      if (called(req, 'new_answer') || showsAnswerOf(req, 'agent1')) return { toolCalls: [{ name: 'vote', input: { agent_id: 'agent1', reason: 'My change is done.' } }] };
+      const n = toolCallsSoFar(req);
+      if (n < steps.length) {
+        const step = typeof steps[n] === 'function' ? steps[n](req) : steps[n];
+        return { toolCalls: [step] };
+      }
+      if (beforeAnswer) await beforeAnswer(req);
+      return { toolCalls: [{ name: 'new_answer', input: { content: answer } }] };
+    }
+    if (text.includes(REVIEWER)) {
+      if (showsAnswerOf(req, 'agent1')) return { toolCalls: [{ name: 'vote', input: { agent_id: 'agent1', reason: 'The change does what was asked.' } }] };
+      // Nothing to vote for yet: wait for agent1's answer, then look at the folder; the tool result brings the update.
+      await until(() => api.runs.latest && api.runs.latest.state.answers.some((a) => a.label.startsWith('agent1.')), 90000, "agent1's answer");
+      return { toolCalls: [{ name: 'list_directory', input: { path: '.' } }] };
+    }
+    return undefined;
+  };
+}
+
+/** The requests the writer (agent1) made, oldest first. */
+const writerRequests = (requests) => requests.filter((r) => requestText(r).includes(WRITER));
+/** Every tool result text the writer's requests carried (each request repeats the earlier ones). */
+const writerText = (requests) => writerRequests(requests).map(requestText).join('\n');
+
+module.exports = { teamAgents, setTeam, teamHandler, writerRequests, writerText, WRITER, REVIEWER };
