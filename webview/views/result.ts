@@ -71,6 +71,11 @@ export class ResultView {
     setText(this.error, state.error ?? '');
     setHidden(this.error, !state.error);
     setHidden(this.actions, !fa);
+    // A workspace run's winner that changed no file has nothing to preview or apply.
+    const winnerChange = state.workspace ? state.answers.find((a) => a.label === w?.label)?.change : undefined;
+    const nothingToApply = Boolean(state.workspace) && (winnerChange?.files.length ?? 0) === 0;
+    setHidden(this.previewBtn, nothingToApply);
+    setHidden(this.applyBtn, nothingToApply);
     const content = fa?.content ?? null;
     if (content !== this.renderedAnswer) {
       this.renderedAnswer = content;
