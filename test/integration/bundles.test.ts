@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import Module from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,13 +33,16 @@ describe('extension bundles', function () {
   });
   after(() => (load._load = original));
 
+  // Through Node's own require, as VS Code's extension host loads extensions.
+  const requireBundle = createRequire(__filename);
+
   it('runtime.js loads and exports createRuntime', () => {
-    const runtime = require(join(out, 'runtime.js')) as { createRuntime?: unknown };
+    const runtime = requireBundle(join(out, 'runtime.js')) as { createRuntime?: unknown };
     assert.equal(typeof runtime.createRuntime, 'function');
   });
 
   it('extension.js loads and exports activate', () => {
-    const extension = require(join(out, 'extension.js')) as { activate?: unknown };
+    const extension = requireBundle(join(out, 'extension.js')) as { activate?: unknown };
     assert.equal(typeof extension.activate, 'function');
   });
 });
