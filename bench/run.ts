@@ -17,12 +17,14 @@ import { table, type Goal, type Scenario, type ScenarioResult } from './lib/repo
 import { activation } from './scenarios/activation';
 import { consensus } from './scenarios/consensus';
 import { overhead } from './scenarios/overhead';
+import { sandbox } from './scenarios/sandbox';
 import { scale } from './scenarios/scale';
 import { sizes } from './scenarios/size';
 import { startup } from './scenarios/startup';
 import { viewer } from './scenarios/viewer';
+import { workspace } from './scenarios/workspace';
 
-const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, viewer, scale, sizes];
+const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, viewer, scale, sizes, workspace, sandbox];
 
 interface Args {
   quick: boolean;

@@ -44,6 +44,7 @@ describe('sandbox environment: commandEnvironment', () => {
     NODE_OPTIONS: '--require /home/user/hook.js',
     BASH_FUNC_x: '() { echo; }',
     DISPLAY: ':0',
+    NODE_EXTRA_CA_CERTS: '/etc/ssl/proxy-ca.pem',
   };
 
   it('takes only the allow-list from the parent, fixes HOME/TMPDIR and the no-colour, no-prompt settings', () => {
@@ -53,6 +54,7 @@ describe('sandbox environment: commandEnvironment', () => {
       LANG: 'en_US.UTF-8',
       LC_CTYPE: 'C.UTF-8',
       USER: 'user',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/proxy-ca.pem',
       TERM: 'dumb',
       NO_COLOR: '1',
       FORCE_COLOR: '0',

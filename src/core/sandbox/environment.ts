@@ -5,8 +5,11 @@
 // extra variables are added unless their name or value looks like a secret, or their value contains a secret the
 // host knows (its configured API keys, and the values of the parent's secret-named variables). Pure.
 
-/** Variables taken from the parent's environment when present (besides the LC_* family). */
-const FROM_PARENT: readonly string[] = ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'USER', 'LOGNAME'];
+/**
+ * Variables taken from the parent's environment when present (besides the LC_* family). The CA bundle paths are
+ * file names, not secrets: behind a TLS-inspecting proxy, `npm install` (with the network allowed) needs them.
+ */
+const FROM_PARENT: readonly string[] = ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'USER', 'LOGNAME', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
 
 /** Fixed values: no colours or pagers (the output is read by a model), no interactive prompts, CI behaviour. */
 const FIXED: Readonly<Record<string, string>> = {
