@@ -64,7 +64,7 @@ export interface Tally {
   /** Agents that could vote (the bar's scale). */
   scale: number;
   /** How the votes shown were chosen. */
-  basis: 'current_votes' | 'latest_votes' | 'latest_answer';
+  basis: 'current_votes' | 'latest_votes' | 'most_informed';
   basisText: string;
   tieBreak: boolean;
   winnerLabel: string | null;
@@ -84,7 +84,7 @@ export function tally(state: RunState): Tally {
       const target = last && state.agents.find((t) => t.id === last.targetId);
       return last && target && target.latestAnswerLabel === last.targetLabel ? [last] : [];
     });
-  } else if (basis === 'latest_answer') {
+  } else if (basis === 'most_informed') {
     votes = [];
   } else {
     votes = currentVotes(state);
@@ -100,8 +100,8 @@ export function tally(state: RunState): Tally {
   const basisText =
     basis === 'latest_votes'
       ? 'No consensus on the current answers: decided by each agent’s latest vote that still points at a current answer.'
-      : basis === 'latest_answer'
-        ? 'No usable votes: the newest answer was taken.'
+      : basis === 'most_informed'
+        ? 'No usable votes: the answer written after seeing the most of the others was taken (ties by agent order).'
         : state.winner
           ? 'Decided by the current votes.'
           : 'Current votes (a vote stops counting when a newer answer arrives).';

@@ -123,9 +123,9 @@ describe('cli progress: describeEvent', () => {
     assert.ok(l.endsWith('votes: alpha 1 (from the latest valid votes)'), l);
   });
 
-  it('winner_selected with no votes: newest answer', () => {
-    const l = line({ type: 'winner_selected', agentId: 'beta', label: 'agent2.3', votes: {}, tieBreak: false, basis: 'latest_answer' })!;
-    assert.ok(l.endsWith('with agent2.3; votes: no current votes (no votes: newest answer)'), l);
+  it('winner_selected with no votes: the most informed answer', () => {
+    const l = line({ type: 'winner_selected', agentId: 'beta', label: 'agent2.3', votes: {}, tieBreak: false, basis: 'most_informed' })!;
+    assert.ok(l.endsWith('with agent2.3; votes: no current votes (no votes: the most informed answer, ties by agent order)'), l);
   });
 
   it('final_answer prints only a fallback', () => {

@@ -29,7 +29,12 @@ const BudgetLimit = z.enum(['max_cost_usd', 'max_total_tokens', 'max_calls']);
 const Mode = z.enum(['as_is', 'synthesize']);
 const base = { seq: num, t: num };
 const FailureCause = z.enum(['cancelled', 'timeout', 'protocol', 'provider', 'workspace']);
-const WinnerBasis = z.enum(['current_votes', 'latest_votes', 'latest_answer']);
+const WinnerBasis = z.enum(['current_votes', 'latest_votes', 'most_informed']);
+/** Runs stored before the fallback was the most informed answer said `latest_answer`. */
+const StoredWinnerBasis = z.pipe(
+  z.enum(['current_votes', 'latest_votes', 'most_informed', 'latest_answer']),
+  z.transform((b): z.infer<typeof WinnerBasis> => (b === 'latest_answer' ? 'most_informed' : b)),
+);
 export const WorkspaceInfoSchema = z.object({ source: str, kind: z.enum(['git', 'folder']), notes: z.array(str) });
 export const AnswerChangeSchema = z.object({
   id: str,
@@ -105,7 +110,7 @@ export const RunStateSchema = z.object({
   agents: z.array(AgentStateSchema),
   answers: z.array(z.object({ agentId: str, label: str, version: num, content: str, t: num, change: z.optional(AnswerChangeSchema) })),
   votes: z.array(z.object({ ...VoteRecordSchema.shape, t: num, stale: bool, staleReason: z.optional(str) })),
-  winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: WinnerBasis })),
+  winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: StoredWinnerBasis })),
   finalAnswer: z.nullable(z.object({ agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) })),
   workspace: z._default(z.nullable(WorkspaceInfoSchema), null),
   endReason: z.nullable(EndReasonSchema),

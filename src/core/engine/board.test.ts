@@ -13,7 +13,6 @@ describe('board', () => {
     const b = new Board(order);
     assert.equal(b.revision, 0);
     assert.equal(b.hasAnswers, false);
-    assert.equal(b.newest(), undefined);
     assert.deepEqual(b.current(), []);
     assert.equal(b.latest('zeta'), undefined);
   });
@@ -79,13 +78,6 @@ describe('board', () => {
     );
     assert.deepEqual(b.since(3), []);
     assert.equal(b.since(0).length, 3);
-  });
-
-  it('newest() is the most recently added answer of all', () => {
-    const b = new Board(order);
-    b.add('zeta', 'a');
-    b.add('mid', 'b');
-    assert.equal(b.newest()?.label, 'agent3.1');
   });
 
   it('history() keeps every version', () => {

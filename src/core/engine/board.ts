@@ -16,6 +16,8 @@ export interface AnswerVersion {
   revision: number;
   /** In a workspace run: the snapshot of the agent's copy bound to this version. */
   change?: AnswerChange;
+  /** How much of the board its author had seen when writing it (the board revision), for the no-votes fallback. */
+  informed: number;
 }
 
 export class Board {
@@ -26,7 +28,8 @@ export class Board {
   /** @param order agent ids in config order, with their anonymous labels */
   constructor(private readonly order: { id: string; label: string }[]) {}
 
-  add(agentId: string, content: string, change?: AnswerChange): AnswerVersion {
+  /** `informed`: the board revision the author had seen; `change`: the answer's snapshot in a workspace run. */
+  add(agentId: string, content: string, { informed = 0, change }: { informed?: number; change?: AnswerChange } = {}): AnswerVersion {
     const agent = this.order.find((a) => a.id === agentId);
     if (!agent) throw new Error(`unknown agent ${agentId}`);
     const version = (this.latestByAgent.get(agentId)?.version ?? 0) + 1;
@@ -38,6 +41,7 @@ export class Board {
       version,
       content,
       revision: this.revision,
+      informed,
       ...(change ? { change } : {}),
     };
     this.all.push(answer);
@@ -52,11 +56,6 @@ export class Board {
   /** Latest answer per agent, in config order. */
   current(): AnswerVersion[] {
     return this.order.flatMap((a) => this.latestByAgent.get(a.id) ?? []);
-  }
-
-  /** The most recently added answer of all. */
-  newest(): AnswerVersion | undefined {
-    return this.all[this.all.length - 1];
   }
 
   /** Answers added after `revision`. Answer k (from 0) created revision k + 1, so this is a slice, not a scan of the run. */

@@ -101,7 +101,7 @@ export type RunEventBody =
   | { type: 'vote_invalidated'; voterId: string; targetLabel: string; reason: string }
   | { type: 'turn_failed'; agentId: string; error: string; cause: FailureCause; willRetry: boolean }
   | { type: 'agent_failed'; agentId: string; error: string; cause: FailureCause }
-  | { type: 'winner_selected'; agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: 'current_votes' | 'latest_votes' | 'latest_answer' }
+  | { type: 'winner_selected'; agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: 'current_votes' | 'latest_votes' | 'most_informed' }
   | { type: 'final_started'; agentId: string; mode: 'as_is' | 'synthesize' }
   | { type: 'final_answer'; agentId: string; label: string; content: string; mode: 'as_is' | 'synthesize'; fallback?: string }
   | { type: 'run_ended'; reason: EndReason; winnerId: string | null; durationMs: number; error?: string };

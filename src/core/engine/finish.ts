@@ -1,6 +1,7 @@
 // The end of a run: pick the winner (plurality of current votes, ties by config order; past a limit, the votes
-// still valid; else the newest answer) and produce the final answer, as it was voted or rewritten by the winner
-// seeing every answer and the votes' reasons. Every ending still yields the best answer available.
+// still valid; else the most informed answer) and produce the final answer, as it was voted or rewritten by the
+// winner seeing every answer and the votes' reasons. Every ending still yields the best answer available, and the
+// same run always yields the same one: nothing here depends on which parallel stream happened to finish last.
 
 import type { ModelRequest } from '../providers/types';
 import { toBoardEntry, type AnswerVersion } from './board';
@@ -12,7 +13,7 @@ import { asProviderError } from './retry';
 import type { RunContext } from './run-context';
 import { tallyVotes } from './tally';
 
-type WinnerBasis = 'current_votes' | 'latest_votes' | 'latest_answer';
+type WinnerBasis = 'current_votes' | 'latest_votes' | 'most_informed';
 
 interface Winner {
   answer: AnswerVersion;
@@ -42,7 +43,15 @@ function pickWinner(ctx: RunContext): Winner | null {
       return { answer, votes: tally.counts, tieBreak: tally.tieBreak, basis, reasons };
     }
   }
-  return { answer: board.newest()!, votes: {}, tieBreak: false, basis: 'latest_answer', reasons: [] };
+  return { answer: mostInformed(board.current()), votes: {}, tieBreak: false, basis: 'most_informed', reasons: [] };
+}
+
+/**
+ * With no vote to go by: the answer written after seeing the most of the board (it could build on the most), ties
+ * by config order. Upstream takes the most recent answer, which in a first round is whichever stream ended last.
+ */
+export function mostInformed(current: readonly AnswerVersion[]): AnswerVersion {
+  return current.reduce((best, a) => (a.informed > best.informed ? a : best));
 }
 
 export async function finish(ctx: RunContext, reason: EndReason): Promise<RunResult> {

@@ -4,6 +4,7 @@ import { reply, requestText, type Script } from '../providers/scripted';
 import { ENFORCEMENT_MESSAGE } from './prompts';
 import { reduceEvents } from './run-state';
 import { boardHasAnswers, runTeam, type TeamMember } from '../../../test/helpers/test-team';
+import { mostInformed } from './finish';
 import type { AgentWorkspace } from './ports';
 
 /** Answers first, then votes for `target` once answers are visible. */
@@ -412,8 +413,7 @@ describe('orchestrator: limits', () => {
     assert.equal(result.reason, 'max_rounds');
     assert.equal(team.of('round_started').length, 3);
     assert.ok(result.finalAnswer);
-    assert.equal(team.of('winner_selected')[0].basis, 'latest_answer');
-    assert.equal(result.finalAnswer, team.of('answer_added').pop()!.content);
+    assert.equal(team.of('winner_selected')[0].basis, 'most_informed');
   });
 
   it('times out with the best available answer and aborts in-flight requests', async () => {
@@ -871,5 +871,27 @@ describe('orchestrator: workspace answers (text plus a change)', () => {
     const failed = team.of('agent_failed')[0];
     assert.equal(failed.cause, 'workspace');
     assert.match(failed.error, /could not record agent1's working copy: agent1's working copy is gone/);
+  });
+});
+
+describe('orchestrator: the winner without votes is deterministic', () => {
+  it('a timeout with answers but no votes picks the most informed answer, whichever stream ended last', async () => {
+    const winners: string[] = [];
+    for (const [slowA, slowB] of [[10, 60], [60, 10]]) {
+      // Round 1: both answer (in either order); round 2: votes that never come before the timeout.
+      const script = (delay: number): Script => (_req, i) => (i === 0 ? reply.answer(`answer after ${delay} ms`, { delayMs: delay }) : reply.vote('agent1', 'x', { delayMs: 10_000 }));
+      const team = runTeam([member('a', script(slowA)), member('b', script(slowB))], { timeouts: { orchestratorTimeoutSeconds: 0.4 } });
+      const result = await team.result;
+      assert.equal(result.reason, 'timeout');
+      assert.equal(team.of('winner_selected')[0].basis, 'most_informed');
+      winners.push(result.winnerLabel!);
+    }
+    assert.deepEqual(winners, ['agent1.1', 'agent1.1'], 'both saw nothing when they wrote: config order decides');
+  });
+
+  it('prefers the answer written after seeing the most of the board; ties go to config order', () => {
+    const v = (agentLabel: string, informed: number) => ({ agentId: agentLabel, agentLabel, label: `${agentLabel}.1`, version: 1, content: '', revision: 1, informed });
+    assert.equal(mostInformed([v('agent1', 0), v('agent2', 2), v('agent3', 1)]).agentLabel, 'agent2');
+    assert.equal(mostInformed([v('agent1', 1), v('agent2', 1)]).agentLabel, 'agent1');
   });
 });

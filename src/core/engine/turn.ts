@@ -253,7 +253,7 @@ function leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, can
 function acceptAnswer(ctx: RunContext, agent: AgentRuntime, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined): void {
   const { board } = ctx;
   const sawEverything = agent.seenRevision === board.revision;
-  const answer = board.add(agent.spec.id, content, change);
+  const answer = board.add(agent.spec.id, content, { informed: agent.seenRevision, change });
   ctx.sameAs.delete(agent.label);
   agent.answerCount++;
   // `seen` is left alone: the agent is shown its own answer on the board next turn, under its anonymous label,

@@ -59,7 +59,7 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
       return `${at} ${who(state, event.agentId)} FAILED: ${oneLine(event.error, 200)}`;
     case 'winner_selected': {
       const votes = Object.entries(event.votes).map(([id, n]) => `${id} ${n}`).join(', ') || 'no current votes';
-      const how = event.basis === 'current_votes' ? '' : event.basis === 'latest_votes' ? ' (from the latest valid votes)' : ' (no votes: newest answer)';
+      const how = event.basis === 'current_votes' ? '' : event.basis === 'latest_votes' ? ' (from the latest valid votes)' : ' (no votes: the most informed answer, ties by agent order)';
       return `${at} winner: ${who(state, event.agentId)} with ${event.label}; votes: ${votes}${event.tieBreak ? ' (tie broken by config order)' : ''}${how}`;
     }
     case 'final_answer':
