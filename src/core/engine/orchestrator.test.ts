@@ -895,3 +895,19 @@ describe('orchestrator: the winner without votes is deterministic', () => {
     assert.equal(mostInformed([v('agent1', 1), v('agent2', 1)]).agentLabel, 'agent1');
   });
 });
+
+describe('orchestrator: a model that never calls a tool', () => {
+  it('costs 4 calls, not 9, fails in plain words, and the round goes on without it after its first silent turn', async () => {
+    const silent: Script = () => ({ ...reply.text('I would rather chat.'), delayMs: 150 });
+    const team = runTeam([member('mute', silent), member('b', answerThenVote('B', 'agent2')), member('c', answerThenVote('C', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'b');
+    assert.equal(team.requests('mute').length, 4);
+    const failed = team.of('agent_failed')[0];
+    assert.equal(failed.cause, 'protocol');
+    assert.match(failed.error, /never called the coordination tools \(new_answer, vote\) in 4 replies; it may not support tool calling/);
+    const round2 = team.of('round_started').find((e) => e.round === 2)!;
+    assert.deepEqual(round2.agentIds, ['b', 'c']);
+    assert.ok(round2.t < failed.t, `round 2 (t=${round2.t}) did not wait for the silent agent's last call (failed at t=${failed.t})`);
+  });
+});

@@ -25,6 +25,11 @@ export interface AgentRuntime {
   failed: boolean;
   failure?: string;
   consecutiveFailures: number;
+  /**
+   * Turns that ended without the model calling any tool at all: after one, the agent gets a single last call (a model
+   * that cannot call tools costs 4 calls, not 9), and the round no longer waits for it.
+   */
+  silentTurns: number;
   turnController: AbortController | null;
   /** The model's server refused tool definitions: coordination calls go as JSON text instead. */
   textOnly: boolean;
@@ -75,6 +80,7 @@ export class RunContext {
       lastVote: null,
       failed: false,
       consecutiveFailures: 0,
+      silentTurns: 0,
       turnController: null,
       textOnly: false,
       settled: false,

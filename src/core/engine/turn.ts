@@ -21,13 +21,30 @@ export const MAX_TOOL_STEPS_PER_TURN = 25;
 
 /** A turn that failed for a reason of the engine's own (not a provider error). */
 class TurnError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly failure: FailureCause) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly failure: FailureCause,
+    /** The model never called any tool in the whole turn. */
+    readonly silent = false,
+  ) {
     super(message);
   }
 }
 
+/** After a silent turn, this many calls more before the agent is set aside. */
+const LAST_CALLS_AFTER_SILENCE = 1;
+
 function failureCause(err: unknown): FailureCause {
   return err instanceof TurnError ? err.failure : 'provider';
+}
+
+/** Why an agent whose model never calls a tool is set aside, in words a user can act on. */
+function silenceMessage(agent: AgentRuntime): string {
+  return (
+    `the model never called the coordination tools (${NEW_ANSWER}, ${VOTE}) in ${MAX_ENFORCEMENT_ATTEMPTS + LAST_CALLS_AFTER_SILENCE} replies; ` +
+    `it may not support tool calling: use a model with tool calling for ${agent.label}, or one that follows the JSON text form`
+  );
 }
 
 /** Servers such as Ollama answer 400 "<model> does not support tools" when a model has no tool calling. */
@@ -42,6 +59,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
     try {
       await runTurn(ctx, agent, round);
       agent.consecutiveFailures = 0;
+      agent.silentTurns = 0;
       return;
     } catch (err) {
       if (ctx.stopCause || agent.failed) return;
@@ -52,9 +70,11 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       // Provider errors arrive here only after the call's own retries with back-off are spent (or were never
       // worth trying); re-running the turn would just repeat them. Turn-level retries are for a model that
       // fumbled the protocol or a turn that ran out of time.
-      const retryable = err instanceof TurnError && err.retryable;
-      const message = errorMessage(err);
+      const silent = err instanceof TurnError && err.silent;
+      const retryable = err instanceof TurnError && err.retryable && !(silent && agent.silentTurns > 0);
+      const message = silent && agent.silentTurns > 0 ? silenceMessage(agent) : errorMessage(err);
       const cause = failureCause(err);
+      if (silent) agent.silentTurns++;
       agent.consecutiveFailures++;
       const willRetry = retryable && agent.consecutiveFailures < ctx.retry.agentFailureBudget;
       ctx.emit({ type: 'turn_failed', agentId: agent.spec.id, error: message, cause, willRetry });
@@ -64,6 +84,8 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       }
       const delayMs = retryDelayMs(agent.consecutiveFailures, ctx.retry, undefined, ctx.options.random);
       ctx.emit({ type: 'retry', agentId: agent.spec.id, attempt: agent.consecutiveFailures + 1, delayMs, error: message });
+      // A model that never calls a tool is unlikely to start now: the others go on without waiting for it.
+      if (agent.silentTurns > 0) ctx.setSettled(agent, true);
       try {
         await sleep(delayMs, ctx.signal);
       } catch {
@@ -116,8 +138,10 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
   await startTools(ctx, agent);
   deliverBoard(ctx, agent, 'next_turn');
   ctx.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.seenRevision, voteOnly: ctx.capReached(agent) });
-  ctx.setSettled(agent, ctx.capReached(agent));
+  ctx.setSettled(agent, ctx.capReached(agent) || agent.silentTurns > 0);
+  const attempts = agent.silentTurns > 0 ? LAST_CALLS_AFTER_SILENCE : MAX_ENFORCEMENT_ATTEMPTS;
   let invalidAttempts = 0;
+  let silentReplies = 0;
   for (let step = 0; step < MAX_TOOL_STEPS_PER_TURN; step++) {
     if (step > 0) deliverBoard(ctx, agent, 'tool_result');
     const voteOnly = ctx.capReached(agent);
@@ -149,7 +173,8 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
       case 'invalid':
       case 'none':
         invalidAttempts++;
-        correct(ctx, agent, verdict, invalidAttempts, voteOnly, textual, seenLabels.length > 0);
+        if (verdict.kind === 'none') silentReplies++;
+        correct(ctx, agent, verdict, { attempt: invalidAttempts, of: attempts, silent: silentReplies === invalidAttempts }, voteOnly, textual, seenLabels.length > 0);
     }
   }
   throw new TurnError(`more than ${MAX_TOOL_STEPS_PER_TURN} tool steps in one turn`, true, 'protocol');
@@ -218,7 +243,7 @@ function correct(
   ctx: RunContext,
   agent: AgentRuntime,
   verdict: Extract<ResponseVerdict, { kind: 'invalid' | 'none' }>,
-  attempt: number,
+  { attempt, of, silent }: { attempt: number; of: number; silent: boolean },
   voteOnly: boolean,
   textual: boolean,
   canVote: boolean,
@@ -233,8 +258,9 @@ function correct(
   } else {
     agent.messages.push({ role: 'user', content: message });
   }
-  if (attempt >= MAX_ENFORCEMENT_ATTEMPTS) {
-    throw new TurnError(`no valid ${VOTE} or ${NEW_ANSWER} call after ${MAX_ENFORCEMENT_ATTEMPTS} attempts (last: ${message})`, true, 'protocol');
+  if (attempt >= of) {
+    if (silent) throw new TurnError(`the model replied ${attempt} time(s) without calling ${NEW_ANSWER} or ${VOTE}`, true, 'protocol', true);
+    throw new TurnError(`no valid ${VOTE} or ${NEW_ANSWER} call after ${attempt} attempts (last: ${message})`, true, 'protocol');
   }
   ctx.setSettled(agent, voteOnly || (verdict.kind === 'invalid' && leavesAVote(verdict, canVote)));
 }
