@@ -653,3 +653,10 @@ describe('parseConfigText: commands (upstream\'s enable_mcp_command_line)', () =
     assert.match(err.message, /valid regular expression/);
   });
 });
+
+describe('parseConfigText: orchestrator.unavailable_wait_seconds', () => {
+  it('defaults to 30 s and takes a value', () => {
+    assert.equal(load(yaml('agents:', '  - backend: {type: ollama, model: m}')).config.orchestrator.unavailableWaitSeconds, 30);
+    assert.equal(load(yaml('agents:', '  - backend: {type: ollama, model: m}', 'orchestrator: {unavailable_wait_seconds: 5}')).config.orchestrator.unavailableWaitSeconds, 5);
+  });
+});

@@ -374,6 +374,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
         maxRounds: orch.max_rounds ?? DEFAULT_ORCHESTRATOR.maxRounds,
         finalAnswer: orch.final_answer ?? DEFAULT_ORCHESTRATOR.finalAnswer,
         contextCompaction: orch.context_compaction ?? DEFAULT_ORCHESTRATOR.contextCompaction,
+        unavailableWaitSeconds: orch.unavailable_wait_seconds ?? DEFAULT_ORCHESTRATOR.unavailableWaitSeconds,
         ...(budget ? { budget } : {}),
         ...(orch.context_paths?.length ? { contextPaths: orch.context_paths.map((c) => ({ path: c.path, permission: c.permission ?? 'read' })) } : {}),
       },

@@ -71,6 +71,7 @@ export const OrchestratorSchema = z.object({
   max_rounds: z.int().positive().nullish(),
   final_answer: z.enum(['as_is', 'synthesize']).nullish(),
   context_compaction: z.enum(['superseded', 'never']).nullish(),
+  unavailable_wait_seconds: z.number().min(0).nullish(),
   timeout: OrchestratorTimeoutSchema.nullish(),
   budget: BudgetSchema.nullish(),
 });

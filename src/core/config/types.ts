@@ -125,6 +125,11 @@ export interface OrchestratorConfig {
    * not with the history of every version. 'never': always keep the whole conversation.
    */
   contextCompaction: 'superseded' | 'never';
+  /**
+   * Ours: an agent waiting out a provider's back-off (a 429 with retry-after, a 529) does not hold the others; once
+   * they all hold current votes and it has been unavailable this long, the run ends without it.
+   */
+  unavailableWaitSeconds: number;
   /** Absent when the config sets no caps. */
   budget?: Budget;
   /** Upstream's `context_paths`, as written (relative paths are resolved by the front end). */
@@ -158,6 +163,7 @@ export const DEFAULT_ORCHESTRATOR: OrchestratorConfig = {
   maxRounds: 10,
   finalAnswer: 'as_is',
   contextCompaction: 'superseded',
+  unavailableWaitSeconds: 30,
 };
 
 export const DEFAULT_TIMEOUTS: TimeoutConfig = {

@@ -25,10 +25,11 @@ export interface AgentInfo {
 
 /**
  * Why a turn or an agent failed: `cancelled` by the user, the turn `timeout`, the model kept breaking the
- * `protocol` (no valid coordination call, runaway tool loops), the `provider` kept failing (after its retries), or
- * the agent's `workspace` copy could not be used.
+ * `protocol` (no valid coordination call, runaway tool loops), the `provider` kept failing (after its retries), the
+ * agent's `workspace` copy could not be used, or it was `unavailable` (in a provider's back-off) when the others
+ * had agreed and the run ended without it.
  */
-export type FailureCause = 'cancelled' | 'timeout' | 'protocol' | 'provider' | 'workspace';
+export type FailureCause = 'cancelled' | 'timeout' | 'protocol' | 'provider' | 'workspace' | 'unavailable';
 
 /** The folder a workspace run works on, as the run record shows it. */
 export interface WorkspaceInfo {

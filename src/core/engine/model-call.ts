@@ -1,5 +1,9 @@
 // One model call with the engine's retry policy: the budget admits it first, deltas stream out as events, usage
-// and cost are recorded, and transient provider errors are retried with back-off (honouring retry-after).
+// and cost are recorded, and transient provider errors are retried with back-off (honouring retry-after). An agent
+// in a long back-off is "unavailable": it does not hold the others (see the orchestrator's coordinate).
+
+/** Back-offs at least this long make the agent unavailable rather than just slow. */
+export const UNAVAILABLE_BACKOFF_MS = 5000;
 
 import type { ModelRequest, ModelResponse } from '../providers/types';
 import { costUsd } from '../usage/cost';
@@ -19,6 +23,7 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
           else ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
         },
       });
+      agent.unavailable = null;
       const cost = response.usage && agent.spec.pricing ? costUsd(response.usage, agent.spec.pricing) : null;
       ctx.budget.settle(reservation, response.usage, cost);
       if (response.usage) ctx.emit({ type: 'usage', agentId, usage: response.usage, costUsd: cost, phase });
@@ -30,7 +35,18 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       if (!error.retryable || attempt >= ctx.retry.maxAttemptsPerCall) throw error;
       const delayMs = retryDelayMs(attempt, ctx.retry, error.retryAfterMs, ctx.options.random);
       ctx.emit({ type: 'retry', agentId, attempt: attempt + 1, delayMs, error: error.message });
-      await sleep(delayMs, signal);
+      if (delayMs < UNAVAILABLE_BACKOFF_MS) {
+        await sleep(delayMs, signal);
+        continue;
+      }
+      agent.unavailable = { since: agent.unavailable?.since ?? Date.now(), error: error.message };
+      const wasSettled = agent.settled;
+      ctx.setSettled(agent, true);
+      try {
+        await sleep(delayMs, signal);
+      } finally {
+        agent.settled = wasSettled;
+      }
     }
   }
 }

@@ -911,3 +911,35 @@ describe('orchestrator: a model that never calls a tool', () => {
     assert.ok(round2.t < failed.t, `round 2 (t=${round2.t}) did not wait for the silent agent's last call (failed at t=${failed.t})`);
   });
 });
+
+describe('orchestrator: an agent in a long back-off', () => {
+  const rateLimited = (): Script => () => ({ error: new ProviderError('rate_limit', '429 Too Many Requests', { status: 429, retryAfterMs: 60_000 }) });
+
+  it('does not hold the others: they answer and vote; after the wait the run ends without it and says so', async () => {
+    const started = Date.now();
+    const team = runTeam(
+      [member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1')), member('slow', rateLimited())],
+      { retry: { maxDelayMs: 60_000 }, orchestrator: { unavailableWaitSeconds: 0.3 } },
+    );
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerId, 'a');
+    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+    const failed = team.of('agent_failed')[0];
+    assert.equal(failed.agentId, 'slow');
+    assert.equal(failed.cause, 'unavailable');
+    assert.match(failed.error, /^unavailable for \d+ s \(429 Too Many Requests\); the others agreed without it$/);
+    assert.equal(team.of('vote_cast').length, 2);
+    assert.equal(team.requests('slow').length, 1, 'no second attempt was sent after the run ended');
+  });
+
+  it('a short back-off is waited for as before', async () => {
+    let calls = 0;
+    const flaky: Script = (req) => (++calls === 1 ? { error: new ProviderError('server', '503', { status: 503, retryAfterMs: 20 }) } : boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('C'));
+    const team = runTeam([member('a', answerThenVote('A', 'agent1')), member('c', flaky)], { retry: { maxDelayMs: 60_000 }, orchestrator: { unavailableWaitSeconds: 0 } });
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(team.of('agent_failed').length, 0);
+    assert.equal(team.of('answer_added').length, 2);
+  });
+});

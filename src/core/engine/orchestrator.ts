@@ -82,6 +82,28 @@ export class Orchestrator {
     }));
   }
 
+  /**
+   * Every other live agent holds a current vote and only agents in a provider's back-off are still running: once
+   * each has been unavailable for `unavailableWaitSeconds`, the run goes on (and ends) without them. Returns how long
+   * until that is due, or null when there is nothing to wait for.
+   */
+  private leaveUnavailable(running: AgentRuntime[]): number | null {
+    const { ctx } = this;
+    if (running.length === 0 || running.some((a) => !a.unavailable)) return null;
+    const others = ctx.live().filter((a) => !running.includes(a));
+    if (others.length === 0 || !others.every((a) => ctx.hasCurrentVote(a))) return null;
+    const waitMs = ctx.options.orchestrator.unavailableWaitSeconds * 1000;
+    const now = Date.now();
+    const dueIn = Math.max(...running.map((a) => a.unavailable!.since + waitMs - now));
+    if (dueIn > 0) return dueIn;
+    for (const a of running) {
+      const seconds = Math.round((now - a.unavailable!.since) / 1000);
+      ctx.markFailed(a, `unavailable for ${seconds} s (${a.unavailable!.error}); the others agreed without it`, 'unavailable');
+      a.turnController?.abort();
+    }
+    return null;
+  }
+
   private async coordinate(): Promise<EndReason> {
     const { ctx } = this;
     const maxRounds = ctx.options.orchestrator.maxRounds;
@@ -108,7 +130,11 @@ export class Orchestrator {
           ctx.emit({ type: 'round_started', round, agentIds: due.map((a) => a.spec.id) });
           for (const a of due) running.set(a, runTurnWithRetries(ctx, a, round).finally(() => running.delete(a)));
         }
-        await Promise.race([settledOne, ...running.values()]);
+        const wakeInMs = due.length === 0 ? this.leaveUnavailable([...running.keys()]) : null;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const waited = wakeInMs === null ? [] : [new Promise<void>((resolve) => (timer = setTimeout(resolve, wakeInMs)))];
+        await Promise.race([settledOne, ...running.values(), ...waited]);
+        clearTimeout(timer);
       }
     } finally {
       // Only an exception leaves with turns running (returns happen when none is): still never leave one behind.

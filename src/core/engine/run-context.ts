@@ -30,6 +30,8 @@ export interface AgentRuntime {
    * that cannot call tools costs 4 calls, not 9), and the round no longer waits for it.
    */
   silentTurns: number;
+  /** Waiting out a long provider back-off since this time (ms), with that provider's error; null when reachable. */
+  unavailable: { since: number; error: string } | null;
   turnController: AbortController | null;
   /** The model's server refused tool definitions: coordination calls go as JSON text instead. */
   textOnly: boolean;
@@ -81,6 +83,7 @@ export class RunContext {
       failed: false,
       consecutiveFailures: 0,
       silentTurns: 0,
+      unavailable: null,
       turnController: null,
       textOnly: false,
       settled: false,
