@@ -1,24 +1,34 @@
 // One model call with the engine's retry policy: the budget admits it first, deltas stream out as events, usage
 // and cost are recorded, and transient provider errors are retried with back-off (honouring retry-after). An agent
-// in a long back-off is "unavailable": it does not hold the others (see the orchestrator's coordinate).
+// in a long back-off is "unavailable": it does not hold the others (see the orchestrator's coordinate). A call that
+// ends early (cancelled, timed out, cut) after streaming is still billed by the provider: its usage is estimated.
+
+import type { ModelRequest, ModelResponse, Usage } from '../providers/types';
+import { costUsd } from '../usage/cost';
+import { CHARS_PER_TOKEN } from '../usage/tokens';
+import { sleep } from '../util/sleep';
+import { estimatePromptTokens } from './budget';
+import { asProviderError, retryDelayMs } from './retry';
+import type { AgentRuntime, RunContext } from './run-context';
 
 /** Back-offs at least this long make the agent unavailable rather than just slow. */
 export const UNAVAILABLE_BACKOFF_MS = 5000;
 
-import type { ModelRequest, ModelResponse } from '../providers/types';
-import { costUsd } from '../usage/cost';
-import { sleep } from '../util/sleep';
-import { asProviderError, retryDelayMs } from './retry';
-import type { AgentRuntime, RunContext } from './run-context';
+/** What a call that streamed `chars` characters before it ended is billed, by the engine's rules of thumb. */
+export function partialUsage(request: ModelRequest, chars: number): Usage {
+  return { inputTokens: estimatePromptTokens(request), cachedInputTokens: 0, outputTokens: Math.ceil(chars / CHARS_PER_TOKEN), estimated: true };
+}
 
 export async function callModel(ctx: RunContext, agent: AgentRuntime, request: ModelRequest, signal: AbortSignal, phase: 'coordination' | 'final'): Promise<ModelResponse> {
   const agentId = agent.spec.id;
   for (let attempt = 1; ; attempt++) {
     const reservation = ctx.budget.reserve(request, agent.spec.pricing ?? null);
+    let streamed = 0;
     try {
       const response = await agent.spec.provider.complete(request, {
         signal,
         onDelta: (d) => {
+          streamed += d.text.length;
           if (d.type === 'text') ctx.emit({ type: 'text_delta', agentId, text: d.text });
           else ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
         },
@@ -29,7 +39,10 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       if (response.usage) ctx.emit({ type: 'usage', agentId, usage: response.usage, costUsd: cost, phase });
       return response;
     } catch (err) {
-      ctx.budget.settle(reservation, undefined, null);
+      const partial = streamed > 0 ? partialUsage(request, streamed) : undefined;
+      const cost = partial && agent.spec.pricing ? costUsd(partial, agent.spec.pricing) : null;
+      ctx.budget.settle(reservation, partial, cost);
+      if (partial) ctx.emit({ type: 'usage', agentId, usage: partial, costUsd: cost, phase });
       const error = asProviderError(err);
       if (signal.aborted || error.kind === 'aborted') throw error;
       if (!error.retryable || attempt >= ctx.retry.maxAttemptsPerCall) throw error;

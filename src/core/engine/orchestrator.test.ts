@@ -943,3 +943,27 @@ describe('orchestrator: an agent in a long back-off', () => {
     assert.equal(team.of('answer_added').length, 2);
   });
 });
+
+describe('orchestrator: calls that end early are still counted', () => {
+  it('a cancel mid-stream counts the streamed tokens (estimated) in usage, cost and the budget', async () => {
+    const abort = new AbortController();
+    const streaming: Script = () => ({ ...reply.answer('x'), text: 'y'.repeat(800), delayMs: 2000 });
+    const pricing = { inputPerMillion: 1_000_000, cachedInputPerMillion: 0, outputPerMillion: 1_000_000 };
+    const team = runTeam([{ id: 'a', script: streaming, pricing }, { id: 'b', script: streaming, pricing }], { signal: abort.signal });
+    // Cancel once both have streamed half of their text (the scripted provider streams it in four pieces).
+    const both = () => team.of('text_delta').length >= 4;
+    const poll = setInterval(() => both() && (clearInterval(poll), abort.abort()), 5);
+    const result = await team.result;
+    assert.equal(result.reason, 'cancelled');
+    const usage = team.of('usage');
+    assert.equal(usage.length, 2);
+    for (const u of usage) {
+      assert.equal(u.usage.estimated, true);
+      assert.ok(u.usage.outputTokens >= 100, `${u.usage.outputTokens} output tokens`);
+      assert.ok(u.usage.inputTokens > 0);
+      assert.ok(u.costUsd! > 0);
+    }
+    const state = reduceEvents(team.events);
+    assert.ok(state.usage.outputTokens >= 200 && state.usage.estimated);
+  });
+});

@@ -105,6 +105,22 @@ describe('run-log: files', () => {
     assert.equal(readFileSync(join(dir, 'agents', 'a', 'agent1.2.txt'), 'utf8'), 'second');
   });
 
+  it('keeps what a turn cut short had written in agents/<id>/partial.txt; finished turns leave none', async () => {
+    const dir = join(base, 'run');
+    const log = new RunLog(dir);
+    const turn = (agentId: string): RunEventBody => ({ type: 'turn_started', agentId, round: 1, boardRevision: 0, voteOnly: false });
+    log.record(ev(turn('a')));
+    log.record(ev(turn('b')));
+    log.record(ev({ type: 'text_delta', agentId: 'a', text: 'Half of ' }));
+    log.record(ev({ type: 'text_delta', agentId: 'b', text: 'done' }));
+    log.record(ev({ type: 'answer_added', agentId: 'b', label: 'agent2.1', version: 1, content: 'done', boardRevision: 1 }));
+    log.record(ev({ type: 'text_delta', agentId: 'a', text: 'an answer' }));
+    log.record(ev({ type: 'run_ended', reason: 'cancelled', winnerId: 'b', durationMs: 5 }));
+    await log.close();
+    assert.equal(readFileSync(join(dir, 'agents', 'a', 'partial.txt'), 'utf8'), 'Half of an answer');
+    assert.equal(existsSync(join(dir, 'agents', 'b', 'partial.txt')), false);
+  });
+
   it('appends votes to agents/<voter>/votes.jsonl with their time', async () => {
     const dir = join(base, 'run');
     const log = new RunLog(dir);

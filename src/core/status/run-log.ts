@@ -1,6 +1,6 @@
 // The log directory of a run: the RunEvent stream as JSONL, every answer version and vote as files (and, in a
-// workspace run, each version's patch), and the final answer at final/<winner>/answer.txt (upstream's path, which
-// automation reads). Events carry no secrets, so nothing here needs redacting.
+// workspace run, each version's patch), what a turn cut short had written (agents/<id>/partial.txt), and the final
+// answer at final/<winner>/answer.txt (upstream's path, which automation reads). Events carry no secrets, so nothing here needs redacting.
 
 import { createWriteStream, existsSync, mkdirSync, writeFileSync, appendFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
@@ -43,13 +43,28 @@ export class RunLog {
     return join(this.dir, 'final', safeName(agentId), 'answer.txt');
   }
 
+  /** Each agent's text streamed since its turn began, until the turn gives an answer or a vote. */
+  private readonly streaming = new Map<string, string>();
+
   record(event: RunEvent): void {
     this.events.write(`${JSON.stringify(event)}\n`);
     switch (event.type) {
+      case 'turn_started':
+        this.streaming.set(event.agentId, '');
+        break;
+      case 'text_delta':
+        this.streaming.set(event.agentId, (this.streaming.get(event.agentId) ?? '') + event.text);
+        break;
+      case 'run_ended':
+        // What a cancelled or timed-out turn had written so far: a cancel loses nothing.
+        for (const [agentId, text] of this.streaming) if (text) this.writeFile(join('agents', safeName(agentId), 'partial.txt'), text);
+        break;
       case 'answer_added':
+        this.streaming.delete(event.agentId);
         this.writeFile(join('agents', safeName(event.agentId), `${event.label}.txt`), event.content);
         break;
       case 'vote_cast':
+        this.streaming.delete(event.vote.voterId);
         this.appendFile(join('agents', safeName(event.vote.voterId), 'votes.jsonl'), `${JSON.stringify({ ...event.vote, t: event.t })}\n`);
         break;
       case 'final_answer':
