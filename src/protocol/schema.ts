@@ -28,7 +28,7 @@ const Spent = z.object({ costUsd: num, totalTokens: num, calls: num });
 const BudgetLimit = z.enum(['max_cost_usd', 'max_total_tokens', 'max_calls']);
 const Mode = z.enum(['as_is', 'synthesize']);
 const base = { seq: num, t: num };
-const FailureCause = z.enum(['cancelled', 'timeout', 'protocol', 'provider', 'workspace', 'unavailable']);
+const FailureCause = z.enum(['cancelled', 'timeout', 'protocol', 'provider', 'workspace', 'unavailable', 'context']);
 const WinnerBasis = z.enum(['current_votes', 'latest_votes', 'most_informed']);
 /** Runs stored before the fallback was the most informed answer said `latest_answer`. */
 const StoredWinnerBasis = z.pipe(

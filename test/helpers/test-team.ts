@@ -16,6 +16,7 @@ export interface TeamMember {
   workspace?: AgentWorkspace;
   systemMessage?: string;
   pricing?: Pricing | null;
+  contextWindow?: number;
 }
 
 export interface TeamRun {
@@ -38,7 +39,7 @@ export function runTeam(
   const events: RunEvent[] = [];
   const orchestrator = new Orchestrator({
     task: opts.task ?? 'What is 2 + 2?',
-    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, workspace: m.workspace, systemMessage: m.systemMessage, pricing: m.pricing })),
+    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, workspace: m.workspace, systemMessage: m.systemMessage, pricing: m.pricing, contextWindow: m.contextWindow })),
     orchestrator: { ...DEFAULT_ORCHESTRATOR, ...opts.orchestrator },
     timeouts: { orchestratorTimeoutSeconds: 30, agentTurnTimeoutSeconds: 10, ...opts.timeouts },
     retry: { ...FAST_RETRY, ...opts.retry },

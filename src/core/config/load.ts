@@ -259,6 +259,7 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
       temperature: backend.temperature ?? undefined,
       maxTokens: backend.max_tokens ?? undefined,
       topP: backend.top_p ?? undefined,
+      ...(backend.context_window ? { contextWindow: backend.context_window } : {}),
       ...(backend.cwd ? { cwd: backend.cwd } : {}),
       ...(backend.enable_mcp_command_line
         ? {

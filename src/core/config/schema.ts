@@ -39,6 +39,8 @@ export const BackendSchema = z.object({
   temperature: z.number().min(0).max(2).nullish(),
   max_tokens: z.int().positive().nullish(),
   top_p: z.number().min(0).max(1).nullish(),
+  /** Ours: the model's context window in tokens, when the built-in table does not know it (local models). */
+  context_window: z.int().positive().nullish(),
   pricing: PricingSchema.nullish(),
   /** Upstream's agent workspace folder: the agent works in its own copy (see README, workspace runs). */
   cwd: z.string().min(1).nullish(),

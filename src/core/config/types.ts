@@ -38,6 +38,8 @@ export interface BackendConfig {
   maxTokens?: number;
   topP?: number;
   pricing?: Pricing;
+  /** The model's context window in tokens (ours); else the price table's, else the provider's own figure. */
+  contextWindow?: number;
   /** Upstream's agent workspace folder. Here it only says "this agent works with files": every agent of a run
    * with a workspace gets its own copy, and never writes to the folder named here. */
   cwd?: string;

@@ -26,10 +26,10 @@ export interface AgentInfo {
 /**
  * Why a turn or an agent failed: `cancelled` by the user, the turn `timeout`, the model kept breaking the
  * `protocol` (no valid coordination call, runaway tool loops), the `provider` kept failing (after its retries), the
- * agent's `workspace` copy could not be used, or it was `unavailable` (in a provider's back-off) when the others
- * had agreed and the run ended without it.
+ * agent's `workspace` copy could not be used, it was `unavailable` (in a provider's back-off) when the others had
+ * agreed and the run ended without it, or its prompt cannot fit its model's `context` window.
  */
-export type FailureCause = 'cancelled' | 'timeout' | 'protocol' | 'provider' | 'workspace' | 'unavailable';
+export type FailureCause = 'cancelled' | 'timeout' | 'protocol' | 'provider' | 'workspace' | 'unavailable' | 'context';
 
 /** The folder a workspace run works on, as the run record shows it. */
 export interface WorkspaceInfo {

@@ -4,6 +4,8 @@ import { reply, requestText, type Script } from '../providers/scripted';
 import { ENFORCEMENT_MESSAGE } from './prompts';
 import { reduceEvents } from './run-state';
 import { boardHasAnswers, runTeam, type TeamMember } from '../../../test/helpers/test-team';
+import { estimatePromptTokens } from './budget';
+import { shareRoom } from './context-fit';
 import { mostInformed } from './finish';
 import type { AgentWorkspace } from './ports';
 
@@ -965,5 +967,53 @@ describe('orchestrator: calls that end early are still counted', () => {
     }
     const state = reduceEvents(team.events);
     assert.ok(state.usage.outputTokens >= 200 && state.usage.estimated);
+  });
+});
+
+describe('orchestrator: context windows', () => {
+  const HUGE = 'word '.repeat(200_000); // 1 MB: far beyond an 8k-token window
+
+  it('shares the room fairly: short answers stay whole, a huge one is cut', () => {
+    assert.deepEqual(shareRoom([100, 5000, 300], 1000), [100, 600, 300]);
+    assert.deepEqual(shareRoom([10, 20], 1000), [10, 20]);
+  });
+
+  it('shortens a huge answer in a peer\'s prompt instead of sending it whole; read_answer reads it a piece at a time', async () => {
+    const reader: Script = (req, i) => {
+      if (!boardHasAnswers(req)) return reply.answer('a short answer');
+      if (i === 1) return { toolCalls: [{ name: 'read_answer', arguments: { agent_id: 'agent2', start: 12_000 } }] };
+      return reply.vote('agent1', 'the huge one is padding');
+    };
+    const team = runTeam([
+      { id: 'a', script: reader, contextWindow: 8000 },
+      { id: 'b', script: answerThenVote(HUGE.trim(), 'agent1') },
+    ]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(team.of('agent_failed').length, 0);
+    const voteTurn = team.requests('a')[1];
+    assert.ok(estimatePromptTokens(voteTurn) < 8000 * 0.85, `${estimatePromptTokens(voteTurn)} tokens`);
+    assert.match(requestText(voteTurn), /shortened to fit your context window: \d+ of 999999 characters shown; call read_answer \{"agent_id": "agent2"\}/);
+    assert.ok(voteTurn.tools.some((t) => t.name === 'read_answer'));
+    assert.match(requestText(voteTurn), /<agent1> a short answer <end of agent1>/, 'the short answer is whole');
+    const piece = team.requests('a')[2].messages.filter((m) => m.role === 'tool').pop()!.content;
+    const [, from, to] = /\[agent2\.1: characters (\d+)-(\d+) of 999999; call read_answer with start (\d+) for the rest\]$/.exec(piece) ?? [];
+    assert.equal(from, '12000');
+    assert.ok(Number(to) - 12000 >= 1000, `a piece of ${Number(to) - 12000} characters`);
+    // The agent with the large window got the whole board.
+    assert.ok(requestText(team.requests('b')[1]).includes(HUGE.trim().slice(-100)));
+  });
+
+  it('an agent whose task alone cannot fit fails with a clear reason; the others go on', async () => {
+    const team = runTeam([
+      { id: 'tiny', script: answerThenVote('x', 'agent2'), contextWindow: 1000 },
+      { id: 'b', script: answerThenVote('B', 'agent2') },
+    ], { task: 'Summarise: ' + 'long text '.repeat(2000) });
+    const result = await team.result;
+    assert.equal(result.winnerId, 'b');
+    assert.equal(team.requests('tiny').length, 0, 'nothing was sent that could only fail');
+    const failed = team.of('agent_failed')[0];
+    assert.equal(failed.cause, 'context');
+    assert.match(failed.error, /^agent1's prompt needs about \d+ tokens with every answer shortened, more than its model's context window of 1000 tokens allows/);
   });
 });

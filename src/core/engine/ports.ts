@@ -37,6 +37,8 @@ export interface EngineAgent {
   workspace?: AgentWorkspace;
   /** Prices for cost and the cost budget; null or absent = unknown (counted in tokens and calls only). */
   pricing?: Pricing | null;
+  /** The model's context window in tokens, when known (else the provider's own `contextWindow`, if any). */
+  contextWindow?: number;
 }
 
 export interface RunOptions {

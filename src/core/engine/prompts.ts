@@ -217,6 +217,29 @@ export const COORDINATION_RESULTS = {
     `Your answer overlaps ${pct}% with ${label}'s answer (more than ${limit}% is not allowed). Provide a meaningfully different answer, or vote for the existing one.`,
 } as const;
 
+/** What an agent is told when answers were shortened to fit its model's context window (see context-fit.ts). */
+export const CONTEXT_TEXTS = {
+  /** Room the note in a shortened answer takes, in characters (kept free when sharing the window). */
+  noteChars: 220,
+  shortenedNote:
+    'Some answers above were shortened to fit your context window; each says how much is shown. ' +
+    'Call `read_answer` with its agent_id (and start) to read one whole, a piece at a time, before you judge it.',
+  readAnswerDescription: (chunk: number) =>
+    `Read an agent's current answer that was shortened to fit your context window, ${chunk} characters at a time from \`start\`.`,
+  badArguments: 'read_answer needs arguments like {"agent_id": "agent1", "start": 0}.',
+  noSuchAnswer: (asked: string, labels: string[]) => `There is no current answer of '${asked}'. Answers exist for: ${labels.join(', ') || 'nobody yet'}.`,
+  pieceNote: (version: string, start: number, end: number, total: number) =>
+    end < total ? `\n[${version}: characters ${start}-${end} of ${total}; call read_answer with start ${end} for the rest]` : `\n[${version}: characters ${start}-${end} of ${total}, the end]`,
+  cannotFit: (label: string, needed: number, window: number) =>
+    `${label}'s prompt needs about ${needed} tokens with every answer shortened, more than its model's context window of ${window} tokens allows; ` +
+    'use a model with a larger context window, set backend.context_window if the model has one, or shorten the task',
+};
+
+/** An answer cut to `share` characters, saying so (the rest is one read_answer call away). */
+export function formatShortened(label: string, content: string, share: number): string {
+  return `${content.slice(0, share)}\n[shortened to fit your context window: ${share} of ${content.length} characters shown; call read_answer {"agent_id": "${label}"} for all of it]`;
+}
+
 export const ENFORCEMENT_MESSAGE =
   'Finish your work above by making a tool call of `vote` or `new_answer`. Make sure you actually call the tool.';
 export const ENFORCEMENT_MESSAGE_VOTE_ONLY =

@@ -30,6 +30,10 @@ export interface AgentRuntime {
    * that cannot call tools costs 4 calls, not 9), and the round no longer waits for it.
    */
   silentTurns: number;
+  /** Its prompt was shortened to fit its context window: `read_answer` is offered. */
+  readsAnswers: boolean;
+  /** The estimated size of its last prompt, for what a read_answer piece may still take. */
+  promptTokens: number;
   /** Waiting out a long provider back-off since this time (ms), with that provider's error; null when reachable. */
   unavailable: { since: number; error: string } | null;
   turnController: AbortController | null;
@@ -84,6 +88,8 @@ export class RunContext {
       consecutiveFailures: 0,
       silentTurns: 0,
       unavailable: null,
+      readsAnswers: false,
+      promptTokens: 0,
       turnController: null,
       textOnly: false,
       settled: false,

@@ -4,3 +4,5 @@
 export const NEW_ANSWER = 'new_answer';
 export const VOTE = 'vote';
 export const COORDINATION_TOOLS: ReadonlySet<string> = new Set([NEW_ANSWER, VOTE]);
+/** Ours: reads an answer that was shortened to fit the model's context window. */
+export const READ_ANSWER = 'read_answer';

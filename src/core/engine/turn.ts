@@ -6,12 +6,14 @@ import type { ModelRequest, ModelResponse, ToolCall } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { errorMessage } from '../util/errors';
 import { sleep } from '../util/sleep';
-import { BudgetStop } from './budget';
+import { BudgetStop, estimatePromptTokens } from './budget';
 import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
 import { deliverBoard, toolResult } from './conversation';
 import type { AnswerChange, FailureCause, VoteRecord } from './events';
 import { callModel } from './model-call';
-import { buildCoordinationSystemPrompt, COORDINATION_RESULTS, ENFORCEMENT_MESSAGE, ENFORCEMENT_MESSAGE_VOTE_ONLY, TEXT_TOOL_PROTOCOL } from './prompts';
+import { fits, readAnswer, readAnswerTool, refit, windowOf } from './context-fit';
+import { buildCoordinationSystemPrompt, CONTEXT_TEXTS, COORDINATION_RESULTS, ENFORCEMENT_MESSAGE, ENFORCEMENT_MESSAGE_VOTE_ONLY, TEXT_TOOL_PROTOCOL } from './prompts';
+import { READ_ANSWER } from './tool-names';
 import { asProviderError, retryDelayMs } from './retry';
 import type { AgentRuntime, RunContext } from './run-context';
 
@@ -165,8 +167,8 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
       case 'tools':
         ctx.setSettled(agent, voteOnly);
         for (const call of verdict.calls) {
-          // `tools` is only ever the verdict when the agent has a toolbox whose tools were called.
-          const result = await agent.spec.toolbox!.execute(call, signal);
+          // Besides read_answer (the engine's own), `tools` is only the verdict for tools of the agent's toolbox.
+          const result = call.name === READ_ANSWER ? readAnswer(ctx, agent, call) : await agent.spec.toolbox!.execute(call, signal);
           toolResult(ctx, agent, call, result.ok, result.content, textual);
         }
         continue;
@@ -190,14 +192,23 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     now: ctx.promptTime,
     voteOnly,
   });
-  const request: ModelRequest = {
+  const labels = ctx.agents.map((a) => a.label);
+  const build = (messages: ModelRequest['messages']): ModelRequest => ({
     system: agent.textOnly ? `${system}\n\n${TEXT_TOOL_PROTOCOL}` : system,
-    messages: agent.messages.slice(),
-    tools: agent.textOnly ? [] : [...coordinationTools(ctx.agents.map((a) => a.label), voteOnly), ...(toolbox?.tools ?? [])],
+    messages,
+    tools: agent.textOnly ? [] : [...coordinationTools(labels, voteOnly), ...(agent.readsAnswers ? [readAnswerTool(labels)] : []), ...(toolbox?.tools ?? [])],
     toolChoice: 'auto',
     temperature: agent.spec.temperature,
     maxTokens: agent.spec.maxTokens,
-  };
+  });
+  let request = build(agent.messages.slice());
+  const window = windowOf(agent);
+  if (window && !fits(request, agent, window)) {
+    const refitted = refit(ctx, agent, window, build);
+    request = build(agent.messages.slice());
+    if (!refitted || !fits(request, agent, window)) throw new TurnError(CONTEXT_TEXTS.cannotFit(agent.label, estimatePromptTokens(request), window), false, 'context');
+  }
+  agent.promptTokens = estimatePromptTokens(request);
   try {
     return await callModel(ctx, agent, request, signal, 'coordination');
   } catch (err) {
@@ -233,7 +244,7 @@ function judge(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly
     capReached: voteOnly,
     maxNewAnswers: ctx.options.orchestrator.maxNewAnswersPerAgent,
     novelty: ctx.options.orchestrator.answerNoveltyRequirement,
-    otherTools: new Set((agent.spec.toolbox?.tools ?? []).map((t) => t.name)),
+    otherTools: new Set([...(agent.spec.toolbox?.tools ?? []).map((t) => t.name), ...(agent.readsAnswers ? [READ_ANSWER] : [])]),
     sameAs: ctx.sameAs,
   });
 }

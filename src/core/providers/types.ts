@@ -62,6 +62,8 @@ export interface ModelProvider {
   /** Human-readable provider/model, e.g. "openai-compatible gpt-4o-mini @ http://127.0.0.1:1234/v1". */
   readonly description: string;
   readonly model: string;
+  /** The model's context window in tokens, when the provider knows it (VS Code's chat models report theirs). */
+  readonly contextWindow?: number;
   complete(request: ModelRequest, options: CompleteOptions): Promise<ModelResponse>;
 }
 

@@ -4,9 +4,15 @@
 import type { AgentConfig } from '../config/types';
 import type { EngineAgent } from '../engine/ports';
 import { createProvider, type ExtraProviderFactory } from '../providers/factory';
-import { backendPricing } from '../usage/cost';
+import { backendPricing, tableContextWindow } from '../usage/cost';
 import { errorMessage } from '../util/errors';
 import { SessionSetupError } from './errors';
+
+/** The configured context window, else the table's (never for VS Code's chat models: their own figure counts). */
+function windowOf(agent: AgentConfig): { contextWindow?: number } {
+  const window = agent.backend.contextWindow ?? (agent.backend.family === 'vscode-lm' ? null : tableContextWindow(agent.backend.model));
+  return window ? { contextWindow: window } : {};
+}
 
 export function buildAgents(agents: readonly AgentConfig[], extraProviders?: ExtraProviderFactory): EngineAgent[] {
   return agents.map((a) => {
@@ -23,6 +29,7 @@ export function buildAgents(agents: readonly AgentConfig[], extraProviders?: Ext
       temperature: a.backend.temperature,
       maxTokens: a.backend.maxTokens,
       pricing: backendPricing(a.backend).pricing,
+      ...windowOf(a),
     };
   });
 }

@@ -1,6 +1,7 @@
 // What tokens cost. Prices come from the agent's config (`backend.pricing`) or the built-in list-price table
 // (prices.json); a model neither names is unpriced (null), never guessed, so a total over a team with an unpriced
-// agent is reported as a lower bound (`partial`), not as a wrong figure.
+// agent is reported as a lower bound (`partial`), not as a wrong figure. The table also holds each model's context
+// window.
 
 import { isLocalUrl } from '../config/backends';
 import type { BackendConfig, Pricing } from '../config/types';
@@ -10,6 +11,8 @@ interface PriceEntry {
   input: number;
   cachedInput: number;
   output: number;
+  /** Context window in tokens, prompt and output together. */
+  context: number;
 }
 
 export interface TokenCounts {
@@ -36,14 +39,21 @@ const TABLE: [key: string, entry: PriceEntry][] = Object.entries(MODELS)
  */
 const SAME_MODEL_SUFFIX = /^(?:$|@|-(?:latest|\d{4}-\d{2}-\d{2}|\d{8})(?:$|[-@:]))/;
 
-/** List price for a model name, or null. Longest key first, so gpt-4.1-mini-2025-04-14 is gpt-4.1-mini, not gpt-4.1. */
-function tablePrice(model: string): Pricing | null {
+/** The table's entry for a model name, or null. Longest key first, so gpt-4.1-mini-2025-04-14 is gpt-4.1-mini. */
+function tableEntry(model: string): PriceEntry | null {
   // `openai/gpt-4o` (OpenRouter and other resellers): the vendor's own name is after the last slash.
   const name = canonical(model.slice(model.lastIndexOf('/') + 1));
-  const hit = TABLE.find(([key]) => name.startsWith(key) && SAME_MODEL_SUFFIX.test(name.slice(key.length)));
-  if (!hit) return null;
-  const { input, cachedInput, output } = hit[1];
-  return { inputPerMillion: input, cachedInputPerMillion: cachedInput, outputPerMillion: output };
+  return TABLE.find(([key]) => name.startsWith(key) && SAME_MODEL_SUFFIX.test(name.slice(key.length)))?.[1] ?? null;
+}
+
+function tablePrice(model: string): Pricing | null {
+  const hit = tableEntry(model);
+  return hit && { inputPerMillion: hit.input, cachedInputPerMillion: hit.cachedInput, outputPerMillion: hit.output };
+}
+
+/** A model's context window in tokens from the table (the vendor's figure), or null for a model it does not list. */
+export function tableContextWindow(model: string): number | null {
+  return tableEntry(model)?.context ?? null;
 }
 
 /** The override (from the agent's config) when given, else the table's list price, else null (unknown). */

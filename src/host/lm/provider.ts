@@ -71,6 +71,11 @@ export class VsCodeLmProvider implements ModelProvider {
     this.modelOptions = options.modelOptions;
   }
 
+  /** The model's input limit as VS Code reports it, once the model is known. */
+  get contextWindow(): number | undefined {
+    return this.resolved?.maxInputTokens || undefined;
+  }
+
   /** `vendor/family` of the model (of the selector until it is resolved). */
   get model(): string {
     return this.resolved ? lmModelSpec(this.resolved) : describeSelector(this.selector ?? {});
