@@ -21,10 +21,11 @@ import { sandbox } from './scenarios/sandbox';
 import { scale } from './scenarios/scale';
 import { sizes } from './scenarios/size';
 import { startup } from './scenarios/startup';
+import { stress } from './scenarios/stress';
 import { viewer } from './scenarios/viewer';
 import { workspace } from './scenarios/workspace';
 
-const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, viewer, scale, sizes, workspace, sandbox];
+const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, viewer, scale, sizes, workspace, sandbox, stress];
 
 interface Args {
   quick: boolean;

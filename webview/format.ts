@@ -60,6 +60,7 @@ export function duration(ms: number): string {
 export const END_REASONS: Record<EndReason, string> = {
   consensus: 'Consensus',
   answer_cap: 'Answer cap reached',
+  majority: 'Majority',
   max_rounds: 'Rounds cap reached',
   timeout: 'Timed out',
   budget: 'Budget reached',
@@ -70,6 +71,7 @@ export const END_REASONS: Record<EndReason, string> = {
 export const END_REASON_DETAILS: Record<EndReason, string> = {
   consensus: 'Every remaining agent voted for a current answer.',
   answer_cap: 'Every agent reached its answer limit; the votes decided.',
+  majority: 'A majority voted for one answer, and the agents still deciding could only vote: their votes could not change the winner.',
   max_rounds: 'The rounds limit was reached; the best answer so far won.',
   timeout: 'The run hit its time limit; the best answer so far won.',
   budget: 'A budget limit stopped new model calls; the best answer so far won.',

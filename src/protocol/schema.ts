@@ -19,7 +19,7 @@ const str = z.string();
 const num = z.number();
 const bool = z.boolean();
 
-export const EndReasonSchema = z.enum(['consensus', 'answer_cap', 'max_rounds', 'timeout', 'budget', 'cancelled', 'all_failed']);
+export const EndReasonSchema = z.enum(['consensus', 'answer_cap', 'majority', 'max_rounds', 'timeout', 'budget', 'cancelled', 'all_failed']);
 export const AgentInfoSchema = z.object({ id: str, label: str, model: str, provider: str, priced: bool });
 export const BudgetSchema = z.object({ maxCostUsd: z.optional(num), maxTotalTokens: z.optional(num), maxCalls: z.optional(num) });
 export const VoteRecordSchema = z.object({ voterId: str, targetId: str, targetLabel: str, reason: str, seenRevision: num });

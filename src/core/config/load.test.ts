@@ -100,7 +100,7 @@ describe('parseConfigText: values and defaults', () => {
       },
     });
     assert.deepEqual(config.orchestrator, {
-      votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, contextCompaction: 'superseded', unavailableWaitSeconds: 30,
+      votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, contextCompaction: 'superseded', unavailableWaitSeconds: 30, earlyDecision: true,
         finalAnswer: 'synthesize',
       budget: { maxCostUsd: 0.25, maxTotalTokens: 100000, maxCalls: 30 },
     });

@@ -376,6 +376,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
         finalAnswer: orch.final_answer ?? DEFAULT_ORCHESTRATOR.finalAnswer,
         contextCompaction: orch.context_compaction ?? DEFAULT_ORCHESTRATOR.contextCompaction,
         unavailableWaitSeconds: orch.unavailable_wait_seconds ?? DEFAULT_ORCHESTRATOR.unavailableWaitSeconds,
+        earlyDecision: orch.early_decision ?? DEFAULT_ORCHESTRATOR.earlyDecision,
         ...(budget ? { budget } : {}),
         ...(orch.context_paths?.length ? { contextPaths: orch.context_paths.map((c) => ({ path: c.path, permission: c.permission ?? 'read' })) } : {}),
       },

@@ -132,6 +132,11 @@ export interface OrchestratorConfig {
    * they all hold current votes and it has been unavailable this long, the run ends without it.
    */
   unavailableWaitSeconds: number;
+  /**
+   * Ours: end as soon as a strict majority of live agents hold current votes for one answer while the turns still
+   * out can only vote (their answer cap is reached): those votes cannot change the winner. Default true.
+   */
+  earlyDecision: boolean;
   /** Absent when the config sets no caps. */
   budget?: Budget;
   /** Upstream's `context_paths`, as written (relative paths are resolved by the front end). */
@@ -166,6 +171,7 @@ export const DEFAULT_ORCHESTRATOR: OrchestratorConfig = {
   finalAnswer: 'as_is',
   contextCompaction: 'superseded',
   unavailableWaitSeconds: 30,
+  earlyDecision: true,
 };
 
 export const DEFAULT_TIMEOUTS: TimeoutConfig = {

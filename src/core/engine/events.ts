@@ -7,6 +7,8 @@ import type { Usage } from '../providers/types';
 export type EndReason =
   | 'consensus'
   | 'answer_cap'
+  /** A strict majority of live agents voted for one answer and the turns still out could only vote: decided early. */
+  | 'majority'
   | 'max_rounds'
   | 'timeout'
   | 'budget'

@@ -1017,3 +1017,30 @@ describe('orchestrator: context windows', () => {
     assert.match(failed.error, /^agent1's prompt needs about \d+ tokens with every answer shortened, more than its model's context window of 1000 tokens allows/);
   });
 });
+
+describe('orchestrator: early decision', () => {
+  const slowVoter = (ms: number): Script => (req) => (boardHasAnswers(req) ? reply.vote('agent2', 'slowly', { delayMs: ms }) : reply.answer('C'));
+
+  it('with vote-only turns out, a strict majority decides without waiting for them', async () => {
+    const started = Date.now();
+    const team = runTeam([member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1')), member('slow', slowVoter(3000))], {
+      orchestrator: { maxNewAnswersPerAgent: 1 },
+    });
+    const result = await team.result;
+    assert.equal(result.reason, 'majority');
+    assert.equal(result.winnerId, 'a');
+    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
+    assert.ok(team.providers.slow.signals[1].aborted, "the slow agent's vote call was stopped");
+    assert.equal(team.of('agent_failed').length, 0);
+  });
+
+  it('never while a turn still out may answer, and not when turned off', async () => {
+    const may = runTeam([member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1')), member('slow', slowVoter(300))]);
+    assert.equal((await may.result).reason, 'consensus');
+    const off = runTeam([member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1')), member('slow', slowVoter(300))], {
+      orchestrator: { maxNewAnswersPerAgent: 1, earlyDecision: false },
+    });
+    assert.equal((await off.result).reason, 'answer_cap');
+    assert.equal(off.of('vote_cast').length, 3);
+  });
+});

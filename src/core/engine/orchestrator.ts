@@ -83,6 +83,23 @@ export class Orchestrator {
   }
 
   /**
+   * A strict majority of live agents hold current votes for one answer, and every turn still out can only vote (its
+   * answer cap is reached): even if all those votes went elsewhere the winner would not change, so they are not
+   * waited for. Exact, never a guess: a turn that may still answer always keeps the run going.
+   */
+  private decideEarly(running: AgentRuntime[]): void {
+    const { ctx } = this;
+    if (!ctx.options.orchestrator.earlyDecision || running.length === 0 || ctx.decided) return;
+    if (!running.every((a) => ctx.capReached(a))) return;
+    const live = ctx.live();
+    const counts = new Map<string, number>();
+    for (const a of live) if (a.vote && ctx.hasCurrentVote(a)) counts.set(a.vote.targetId, (counts.get(a.vote.targetId) ?? 0) + 1);
+    if (![...counts.values()].some((n) => n * 2 > live.length)) return;
+    ctx.decided = true;
+    for (const a of running) a.turnController?.abort();
+  }
+
+  /**
    * Every other live agent holds a current vote and only agents in a provider's back-off are still running: once
    * each has been unavailable for `unavailableWaitSeconds`, the run goes on (and ends) without them. Returns how long
    * until that is due, or null when there is nothing to wait for.
@@ -118,18 +135,20 @@ export class Orchestrator {
         // The run ends only between rounds, as it always did: every turn has ended.
         if (running.size === 0) {
           if (ctx.stopCause) return ctx.stopCause;
+          if (ctx.decided) return 'majority';
           if (ctx.budget.reached) return 'budget';
           if (live.length === 0) return 'all_failed';
           if (due.length === 0) return live.every((a) => ctx.capReached(a)) ? 'answer_cap' : 'consensus';
           if (round >= maxRounds) return 'max_rounds';
         }
         // With no turn running this is the usual next round; with only settled ones it starts early.
-        const start = due.length > 0 && round < maxRounds && !ctx.stopCause && !ctx.budget.reached && [...running.keys()].every((a) => a.settled);
+        const start = due.length > 0 && round < maxRounds && !ctx.stopCause && !ctx.decided && !ctx.budget.reached && [...running.keys()].every((a) => a.settled);
         if (start) {
           round++;
           ctx.emit({ type: 'round_started', round, agentIds: due.map((a) => a.spec.id) });
           for (const a of due) running.set(a, runTurnWithRetries(ctx, a, round).finally(() => running.delete(a)));
         }
+        if (due.length === 0) this.decideEarly([...running.keys()]);
         const wakeInMs = due.length === 0 ? this.leaveUnavailable([...running.keys()]) : null;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const waited = wakeInMs === null ? [] : [new Promise<void>((resolve) => (timer = setTimeout(resolve, wakeInMs)))];

@@ -63,6 +63,8 @@ export class RunContext {
   /** The prompt's CURRENT TIME, fixed for the run so the prompt prefix stays cacheable. */
   readonly promptTime: Date;
   stopCause: StopCause | null = null;
+  /** A majority decided while vote-only turns were still out (see the orchestrator's `decideEarly`). */
+  decided = false;
   ended = false;
   /** Wakes the coordinator when a running turn becomes settled (turn ends wake it through their promises). */
   wakeCoordinator: () => void = () => undefined;

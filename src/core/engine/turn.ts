@@ -56,7 +56,7 @@ function refusesTools(err: unknown): boolean {
 
 /** Runs the agent's turn for `round`, retrying failed turns within the agent's failure budget. Never throws. */
 export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, round: number): Promise<void> {
-  while (!agent.failed && !ctx.stopCause) {
+  while (!agent.failed && !ctx.stopCause && !ctx.decided) {
     const checkpoint = { length: agent.messages.length, seen: new Map(agent.seen), seenRevision: agent.seenRevision };
     try {
       await runTurn(ctx, agent, round);
@@ -64,7 +64,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       agent.silentTurns = 0;
       return;
     } catch (err) {
-      if (ctx.stopCause || agent.failed) return;
+      if (ctx.stopCause || agent.failed || ctx.decided) return;
       agent.messages.length = checkpoint.length;
       agent.seen = checkpoint.seen;
       agent.seenRevision = checkpoint.seenRevision;
