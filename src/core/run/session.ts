@@ -72,7 +72,6 @@ export class RunSession {
   readonly id: string;
   readonly title: string;
   readonly state: RunState = initialRunState();
-  readonly startedAt = Date.now();
   private readonly listeners = new Set<SessionListener>();
   private readonly abort = new AbortController();
   private readonly patches = new Map<string, string>();
@@ -162,13 +161,12 @@ export class RunSession {
         return { ...agent, toolbox, workspace: area?.workspace?.(labels[i]) };
       });
       const info = area?.info && commands ? { ...area.info, notes: [...area.info.notes, commands.note] } : area?.info;
-      const opened = { area, recorder };
       const orchestrator = new Orchestrator({
         task: options.task,
         agents: team,
         orchestrator: config.orchestrator,
         timeouts: config.timeouts,
-        onEvent: (event) => this.dispatch(event, opened.recorder, opened.area),
+        onEvent: (event) => this.dispatch(event, recorder, area),
         signal: this.abort.signal,
         runId: this.id,
         workspace: info,
