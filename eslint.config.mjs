@@ -57,7 +57,7 @@ export default tseslint.config(
   { files: ['webview/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [HOST, { group: ['**/core/**'], message: 'The webview takes engine types and the reducer from src/protocol only.' }] }] } },
   // Host files whose logic runs in plain Node (tests, the benchmark): `vscode` as types only.
   {
-    files: ['src/host/viewer/hub.ts', 'src/host/viewer/connection.ts', 'src/host/viewer/coalescer.ts', 'src/host/viewer/history.ts', 'src/host/viewer/html.ts', 'src/host/lm/*.ts', 'src/host/ids.ts', 'src/host/config-template.ts'],
+    files: ['src/host/viewer/hub.ts', 'src/host/viewer/connection.ts', 'src/host/viewer/coalescer.ts', 'src/host/viewer/history.ts', 'src/host/viewer/html.ts', 'src/host/lm/*.ts', 'src/host/ids.ts', 'src/host/config-template.ts', 'src/host/run/commands-policy.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ ...VSCODE, message: 'This host file runs in plain Node: import vscode as types only, and take the API through a port.', allowTypeImports: true }] }],
     },

@@ -15,6 +15,7 @@ import type { KeyStore } from '../keys';
 import { mcpLogger, notificationApprover, readMcpSettings } from '../mcp';
 import { resolveRunConfig } from './config';
 import { commandApprover } from './command-approval';
+import { commandsForRun } from './commands-policy';
 import { teamFor } from './team';
 
 export interface RunRequest {
@@ -81,19 +82,16 @@ export class RunManager implements vscode.Disposable {
     return session;
   }
 
-  /**
-   * Commands in workspace runs: the setting turns them on for every agent; a config may turn them on per agent; either
-   * way each one is approved in a notification. Never in an untrusted workspace, whatever a config says.
-   */
+  /** See commands-policy.ts: never untrusted, only in workspace runs, always with an approval prompt. */
   private commandsFor(request: RunRequest, config: MassGenConfig): CommandsOption | undefined {
-    if (!vscode.workspace.isTrusted) {
-      if (config.agents.some((a) => a.backend.commands)) this.log.warn('commands are off in an untrusted workspace; the config\'s enable_mcp_command_line is ignored');
-      for (const a of config.agents) delete a.backend.commands;
-      return undefined;
-    }
-    if (request.files?.kind !== 'workspace') return undefined;
     const settings = vscode.workspace.getConfiguration('massgen.commands');
-    return { everyAgent: settings.get<boolean>('enabled', false), network: settings.get<boolean>('network', false), approve: commandApprover(), askEveryCommand: true };
+    const { option, note } = commandsForRun(
+      { trusted: vscode.workspace.isTrusted, workspaceRun: request.files?.kind === 'workspace', enabled: settings.get<boolean>('enabled', false), network: settings.get<boolean>('network', false) },
+      config,
+      commandApprover(),
+    );
+    if (note) this.log.warn(note);
+    return option;
   }
 
   private logEvent(...[event, state]: Parameters<SessionListener>): void {
