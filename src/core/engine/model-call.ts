@@ -11,7 +11,10 @@ import { estimatePromptTokens } from './budget';
 import { asProviderError, retryDelayMs } from './retry';
 import type { AgentRuntime, RunContext } from './run-context';
 
-/** Back-offs at least this long make the agent unavailable rather than just slow. */
+/**
+ * A back-off this long, or a call failing a second time in a row (a server that keeps answering 500), makes the
+ * agent unavailable rather than just slow. A single short retry is still waited for: its answer is likely to come.
+ */
 export const UNAVAILABLE_BACKOFF_MS = 5000;
 
 /** What a call that streamed `chars` characters before it ended is billed, by the engine's rules of thumb. */
@@ -48,7 +51,7 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       if (!error.retryable || attempt >= ctx.retry.maxAttemptsPerCall) throw error;
       const delayMs = retryDelayMs(attempt, ctx.retry, error.retryAfterMs, ctx.options.random);
       ctx.emit({ type: 'retry', agentId, attempt: attempt + 1, delayMs, error: error.message });
-      if (delayMs < UNAVAILABLE_BACKOFF_MS) {
+      if (delayMs < UNAVAILABLE_BACKOFF_MS && attempt < 2) {
         await sleep(delayMs, signal);
         continue;
       }

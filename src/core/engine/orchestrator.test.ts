@@ -1044,3 +1044,20 @@ describe('orchestrator: early decision', () => {
     assert.equal(off.of('vote_cast').length, 3);
   });
 });
+
+describe('orchestrator: an agent whose server keeps failing', () => {
+  it('holds the round for one short retry, not for the whole back-off series', async () => {
+    const failing: Script = () => ({ error: new ProviderError('server', '500 Internal Server Error', { status: 500 }), delayMs: 0 });
+    const team = runTeam([member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1')), member('down', failing)], {
+      retry: { baseDelayMs: 200, maxDelayMs: 60_000 },
+    });
+    const result = await team.result;
+    assert.equal(result.winnerId, 'a');
+    const round2 = team.of('round_started').find((e) => e.round === 2)!;
+    const retries = team.of('retry').filter((e) => e.agentId === 'down');
+    assert.ok(retries.length >= 2);
+    // Round 2 starts once the second retry is scheduled (~200 ms + 400 ms), long before the last one (~1.4 s) ends.
+    assert.ok(round2.t < retries[retries.length - 1].t + retries[retries.length - 1].delayMs, `round 2 at ${round2.t} ms`);
+    assert.equal(team.of('agent_failed')[0].agentId, 'down');
+  });
+});
