@@ -65,6 +65,7 @@ export const END_REASONS: Record<EndReason, string> = {
   timeout: 'Timed out',
   budget: 'Budget reached',
   cancelled: 'Cancelled',
+  user_stop: 'Answered now',
   all_failed: 'All agents failed',
 };
 
@@ -76,6 +77,7 @@ export const END_REASON_DETAILS: Record<EndReason, string> = {
   timeout: 'The run hit its time limit; the best answer so far won.',
   budget: 'A budget limit stopped new model calls; the best answer so far won.',
   cancelled: 'The run was cancelled; the best answer so far is shown.',
+  user_stop: 'You asked for the answer now: the best current answer won, chosen as at a timeout.',
   all_failed: 'Every agent failed.',
 };
 

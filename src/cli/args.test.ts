@@ -5,7 +5,7 @@ const usageError = (re: RegExp) => (err: unknown) => err instanceof UsageError &
 
 describe('cli args: run', () => {
   it('parses every flag', () => {
-    const argv = ['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', '--workspace', 'repo', '--apply', '--allow-commands', '--allow-network', 'What is 2+2?'];
+    const argv = ['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', '--workspace', 'repo', '--apply', '--allow-commands', '--allow-network', '--notes-from-stdin', '--continue', '.massgen/logs/run1', 'What is 2+2?'];
     assert.deepEqual(parseCliArgs(argv), {
       command: 'run',
       question: 'What is 2+2?',
@@ -20,6 +20,8 @@ describe('cli args: run', () => {
       apply: true,
       allowCommands: true,
       allowNetwork: true,
+      notesFromStdin: true,
+      continueFrom: '.massgen/logs/run1',
     });
   });
 
@@ -52,7 +54,14 @@ describe('cli args: run', () => {
       apply: false,
       allowCommands: false,
       allowNetwork: false,
+      notesFromStdin: false,
+      continueFrom: undefined,
     });
+  });
+
+  it('--continue needs the LOG_DIR and still a follow-up QUESTION', () => {
+    assert.throws(() => parseCliArgs(['run', '--continue']), usageError(/--continue/));
+    assert.throws(() => parseCliArgs(['run', '--continue', 'logs/run1']), usageError(/needs a QUESTION/));
   });
 
   it('--approve-tools is a switch that takes no value', () => {

@@ -24,6 +24,10 @@ export type CliCommand =
       allowCommands: boolean;
       /** Let commands use the network. */
       allowNetwork: boolean;
+      /** Read notes for the agents from stdin, one per line, even when it is not a terminal. */
+      notesFromStdin: boolean;
+      /** The log directory of a finished run this one follows up on. */
+      continueFrom?: string;
     }
   | { command: 'validate'; file: string }
   | { command: 'help' }
@@ -33,7 +37,8 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate]
-              [--approve-tools] [--workspace DIR [--apply]] [--allow-commands [--allow-network]] "QUESTION"
+              [--approve-tools] [--workspace DIR [--apply]] [--allow-commands [--allow-network]]
+              [--notes-from-stdin] [--continue LOG_DIR] "QUESTION"
   massgen validate FILE
   massgen --help | --version
 
@@ -49,6 +54,12 @@ export const USAGE = `Usage:
   enable_mcp_command_line works too), under bubblewrap on Linux: the system read-only, the copy the only writable
   place, no network (--allow-network gives it), no API key in the environment, killed at a timeout (120 s). Where
   no sandbox is available, commands run only with --approve-tools.
+Notes: while agents work, type a line on the terminal to send them a note (each agent gets it once, at its next
+  turn or tool result). \`@agentK text\` is for one agent; \`/change text\` says it changes the task (votes cast
+  before it are asked again); \`/answer\` ends the run now with the best current answer (exit 0, COMPLETED: user_stop).
+  --notes-from-stdin reads the same lines from stdin when it is a pipe (for programs driving massgen).
+--continue LOG_DIR "follow-up" starts a new run with the earlier run's question, final answer and (for a workspace
+  run) its change as context; the new log directory's continued-from.json names the earlier one.
 
 Without --config, MassGen uses .massgen/config.yaml, else builds a team from OPENAI_API_KEY / ANTHROPIC_API_KEY
 (and other provider keys) in the environment, else a local Ollama server at http://localhost:11434.
@@ -78,6 +89,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
     apply: { type: 'boolean' },
     'allow-commands': { type: 'boolean' },
     'allow-network': { type: 'boolean' },
+    'notes-from-stdin': { type: 'boolean' },
+    continue: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('massgen run needs a QUESTION, e.g. massgen run "Refactor this function".');
   if (positionals.length > 1) throw new UsageError(`massgen run takes one QUESTION; quote it (got ${positionals.length} words unquoted?).`);
@@ -102,6 +115,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
     apply: Boolean(values.apply),
     allowCommands: Boolean(values['allow-commands']),
     allowNetwork: Boolean(values['allow-network']),
+    notesFromStdin: Boolean(values['notes-from-stdin']),
+    continueFrom: values.continue as string | undefined,
   };
 }
 

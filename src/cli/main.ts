@@ -10,6 +10,7 @@ async function main(argv: string[]): Promise<number> {
   const io: CliIO = {
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
     onInterrupt(handler) {

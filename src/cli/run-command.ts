@@ -11,6 +11,7 @@ import type { EndReason } from '../core/engine/events';
 import type { RunResult } from '../core/engine/ports';
 import type { ApprovalHandler } from '../core/mcp';
 import type { CommandsOption } from '../core/run/command-tools';
+import { readPreviousRun, type PreviousRun } from '../core/run/continuation';
 import { SessionSetupError } from '../core/run/errors';
 import { RunSession, type SessionResult } from '../core/run/session';
 import { planWorkspace } from '../core/run/workspace-plan';
@@ -20,6 +21,7 @@ import { estimateRun, type RunEstimate } from '../core/usage/estimate';
 import { errorMessage } from '../core/util/errors';
 import { applyPatch } from '../core/workspace/apply';
 import type { CliCommand } from './args';
+import { NOTES_HELP, readNotes } from './notes';
 import { ProgressPrinter } from './progress';
 
 export const EXIT = { ok: 0, config: 1, execution: 2, timeout: 3, interrupted: 4 } as const;
@@ -27,6 +29,8 @@ export const EXIT = { ok: 0, config: 1, execution: 2, timeout: 3, interrupted: 4
 export interface CliIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WriteStream;
+  /** Notes for the agents: read when it is a terminal, or with --notes-from-stdin. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Registers the Ctrl-C handler; returns its remover. */
@@ -34,6 +38,7 @@ export interface CliIO {
 }
 
 export function exitCodeFor(result: Pick<RunResult, 'reason' | 'winnerId'>): number {
+  // user_stop (answer now) is the user's choice: an answer, exit 0, like consensus.
   const byReason: Partial<Record<EndReason, number>> = { cancelled: EXIT.interrupted, timeout: EXIT.timeout, all_failed: EXIT.execution };
   return byReason[result.reason] ?? (result.winnerId ? EXIT.ok : EXIT.execution);
 }
@@ -79,6 +84,13 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
   const plan = planned.plan;
   if (cmd.apply && !plan?.source) return fail(io, EXIT.config, '--apply needs a folder to apply the change to: pass --workspace DIR (or a context path with permission: write).');
   for (const note of plan?.notes ?? []) io.stderr.write(`note: ${note}\n`);
+  let continues: PreviousRun | undefined;
+  try {
+    continues = cmd.continueFrom ? readPreviousRun(resolve(io.cwd, cmd.continueFrom)) : undefined;
+  } catch (err) {
+    if (err instanceof SessionSetupError) return fail(io, EXIT.config, `Configuration error: ${err.message}`);
+    throw err;
+  }
 
   const logDir = cmd.logDir ? resolve(io.cwd, cmd.logDir) : newLogDir(join(io.cwd, '.massgen', 'logs'));
   const progress = cmd.automation ? undefined : new ProgressPrinter(io.stderr);
@@ -93,6 +105,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     mcp: { approve: toolApprover(cmd, io, progress), processEnv: io.env },
     commands: { everyAgent: cmd.allowCommands, network: cmd.allowNetwork, approve: commandApprover(cmd, io, progress) },
     files: plan ? { kind: 'workspace', source: plan.source, baseDir: join(tmpdir(), 'massgen-workspaces'), references: plan.references } : undefined,
+    continues,
     onListenerError: (err) => warn(errorMessage(err)),
   });
   if (progress) session.subscribe((event, state) => progress.onEvent(event, state));
@@ -100,6 +113,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     io.stdout.write(`LOG_DIR: ${logDir}\nSTATUS: ${cmd.statusFile ? resolve(io.cwd, cmd.statusFile) : join(logDir, 'status.json')}\nQUESTION: ${cmd.question}\n`);
     io.stdout.write('[Coordination in progress - monitor status.json for real-time updates]\n');
   }
+  const notes = startNotes(cmd, io, session, progress);
   const removeInterrupt = io.onInterrupt(() => {
     progress?.clearFooter();
     io.stderr.write('\nInterrupted: stopping the agents and saving what they have so far…\n');
@@ -114,11 +128,24 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     return fail(io, code, `${err.kind === 'config' ? 'Configuration error' : 'Cannot start'}: ${err.message}`);
   } finally {
     removeInterrupt();
+    notes?.stop();
   }
   printResult(cmd, io, result);
   const code = exitCodeFor(result);
   if (cmd.apply && plan?.source) return (await applyWinner(io, plan.source, result, cmd.automation)) ?? code;
   return code;
+}
+
+/** Notes typed on a terminal (a human watching), or piped with --notes-from-stdin (a program driving the run). */
+function startNotes(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, session: RunSession, progress: ProgressPrinter | undefined): { stop(): void } | undefined {
+  const stdin = io.stdin;
+  if (!stdin || !(cmd.notesFromStdin || (stdin.isTTY && !cmd.automation))) return undefined;
+  const say = (message: string) => {
+    progress?.clearFooter();
+    io.stderr.write(`note: ${message}\n`);
+  };
+  if (!cmd.automation) say(NOTES_HELP);
+  return readNotes(stdin, session, say);
 }
 
 function fail(io: CliIO, code: number, message: string): number {
@@ -180,8 +207,8 @@ function printResult(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, re
     );
     return;
   }
+  // The error, if any, was printed with the progress's last line.
   if (result.finalAnswer !== null) io.stdout.write(result.finalAnswer.endsWith('\n') ? result.finalAnswer : `${result.finalAnswer}\n`);
-  else if (result.error) io.stderr.write(`${result.error}\n`);
   if (result.change) {
     const files = result.change.files;
     io.stderr.write(files.length ? `Changes: ${files.length} file(s) in ${result.changeFile ?? 'the winner'}: ${files.map((f) => f.path).join(', ')}\n` : 'Changes: none (the winner changed no files)\n');

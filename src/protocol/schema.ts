@@ -19,7 +19,7 @@ const str = z.string();
 const num = z.number();
 const bool = z.boolean();
 
-export const EndReasonSchema = z.enum(['consensus', 'answer_cap', 'majority', 'max_rounds', 'timeout', 'budget', 'cancelled', 'all_failed']);
+export const EndReasonSchema = z.enum(['consensus', 'answer_cap', 'majority', 'max_rounds', 'timeout', 'budget', 'cancelled', 'user_stop', 'all_failed']);
 export const AgentInfoSchema = z.object({ id: str, label: str, model: str, provider: str, priced: bool });
 export const BudgetSchema = z.object({ maxCostUsd: z.optional(num), maxTotalTokens: z.optional(num), maxCalls: z.optional(num) });
 export const VoteRecordSchema = z.object({ voterId: str, targetId: str, targetLabel: str, reason: str, seenRevision: num });
@@ -52,6 +52,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ev('turn_started', { agentId: str, round: num, boardRevision: num, voteOnly: bool }),
   ev('tools_ready', { agentId: str, tools: z.array(str), error: z.optional(str) }),
   ev('agent_updated', { agentId: str, labels: z.array(str), via: z.enum(['next_turn', 'tool_result']) }),
+  ev('note_added', { noteId: str, text: str, agentIds: z.array(str), changesTask: bool }),
+  ev('note_delivered', { noteId: str, agentId: str, via: z.enum(['next_turn', 'tool_result']) }),
   ev('text_delta', { agentId: str, text: str }),
   ev('reasoning_delta', { agentId: str, text: str }),
   ev('tool_call', { agentId: str, callId: str, name: str, arguments: str }),
@@ -113,6 +115,7 @@ export const RunStateSchema = z.object({
   winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: StoredWinnerBasis })),
   finalAnswer: z.nullable(z.object({ agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) })),
   workspace: z._default(z.nullable(WorkspaceInfoSchema), null),
+  notes: z._default(z.array(z.object({ id: str, text: str, agentIds: z.array(str), changesTask: bool, t: num, deliveredTo: z.array(str) })), []),
   endReason: z.nullable(EndReasonSchema),
   error: z.nullable(str),
   budget: z.nullable(BudgetSchema),
@@ -137,7 +140,7 @@ export const ViewerExtrasSchema = z.object({
       seq: num,
       t: num,
       agentId: z.nullable(str),
-      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'correction', 'restart', 'retry', 'tools', 'failed', 'winner', 'budget', 'end']),
+      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'note', 'correction', 'restart', 'retry', 'tools', 'failed', 'winner', 'budget', 'end']),
       label: str,
       detail: str,
     }),

@@ -49,6 +49,7 @@ export type TimelineKind =
   | 'vote'
   | 'stale'
   | 'update'
+  | 'note'
   | 'correction'
   | 'restart'
   | 'retry'
@@ -218,8 +219,12 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
     case 'run_ended':
       push(extras, { ...base, agentId: null, kind: 'end', label: '■', detail: `Run ended: ${event.reason}${event.error ? ` (${oneLine(event.error, 120)})` : ''}` });
       break;
+    case 'note_added':
+      push(extras, { ...base, agentId: event.agentIds.length === 1 ? event.agentIds[0] : null, kind: 'note', label: '✎', detail: `Your note${event.agentIds.length === 1 ? ` to ${labelOf(event.agentIds[0])}` : ''}${event.changesTask ? ' (changes the task)' : ''}: ${event.text}` });
+      break;
     case 'text_delta':
     case 'reasoning_delta':
+    case 'note_delivered':
     case 'usage':
     case 'final_started':
     case 'final_answer':

@@ -2,44 +2,21 @@
 // talking to a fake OpenAI-compatible server on 127.0.0.1 through the real SDK.
 
 import assert from 'node:assert/strict';
+import { buildCli, readJsonl, runCli, type CliRun, type CliRunOptions } from '../helpers/cli';
 import { alive } from '../helpers/processes';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
 import { coordinationScript as anthropicScript, startFakeAnthropic } from '../fakes/anthropic-server';
 import { coordinationScript, startFakeOpenAI, type FakeHandler, type FakeOpenAIServer } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-cli-'));
-const cli = join(work, 'cli.js');
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+let cli = '';
 
-function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; onSpawn?: (kill: (sig: NodeJS.Signals) => void) => void } = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    // A bare environment: no real keys from the developer's shell can leak into a test.
-    const env = { PATH: process.env.PATH, HOME: work, ...opts.env };
-    const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd ?? work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    opts.onSpawn?.((sig) => child.kill(sig));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The launcher and the CLI bundle, built as esbuild.mjs builds them (development options), into the work dir. */
-async function buildCli(): Promise<void> {
-  const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
-  const bundles = nodeBundles({ outdir: work, production: false });
-  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuild.build({ ...options, sourcemap: false, logLevel: 'error' })));
+/** HOME stays the work folder wherever the CLI runs. */
+function run(args: string[], opts: Omit<CliRunOptions, 'cwd'> & { cwd?: string } = {}): Promise<CliRun> {
+  return runCli(cli, args, { ...opts, cwd: opts.cwd ?? work, env: { HOME: work, ...opts.env } });
 }
 
 let configCount = 0;
@@ -56,16 +33,12 @@ function team(baseUrl: string, models: string[], extra = ''): string {
   return writeConfig(`agents:\n${agents}${extra}`);
 }
 
-function readJsonl(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-}
-
 describe('massgen CLI (subprocess)', function () {
   this.timeout(30_000);
   let server: FakeOpenAIServer | undefined;
 
   before(async () => {
-    await buildCli();
+    cli = await buildCli(work);
   });
 
   afterEach(async () => {
@@ -90,7 +63,7 @@ describe('massgen CLI (subprocess)', function () {
     );
     const config = team(url, ['m1', 'm2', 'm3']);
     const logDir = join(work, 'logs-consensus');
-    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'What is best?']);
+    const r = await run(['run', '--config', config, '--log-dir', logDir, 'What is best?']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Answer TWO, the best.\n');
     assert.match(r.stderr, /winner: agent2 \(b\) with agent2\.1/);
@@ -123,7 +96,7 @@ describe('massgen CLI (subprocess)', function () {
     const url = await serve(coordinationScript({}, { voteFor: 'agent1' }));
     const config = team(url, ['solo']);
     const statusFile = join(work, 'auto-status.json');
-    const r = await runCli(['run', '--automation', '--config', config, '--status-file', statusFile, 'Say hi']);
+    const r = await run(['run', '--automation', '--config', config, '--status-file', statusFile, 'Say hi']);
     assert.equal(r.code, 0, r.stderr);
     const keys = r.stdout.trim().split('\n').map((l) => (l.startsWith('[') ? l : l.split(':')[0]));
     assert.deepEqual(keys, ['LOG_DIR', 'STATUS', 'QUESTION', '[Coordination in progress - monitor status.json for real-time updates]', 'WINNER', 'ANSWER_FILE', 'DURATION', 'ANSWER_PREVIEW', 'COMPLETED']);
@@ -140,7 +113,7 @@ describe('massgen CLI (subprocess)', function () {
     await server!.close();
     server = undefined;
     const config = team(url, ['m1', 'm2']);
-    const r = await runCli(['run', '--config', config, '--log-dir', join(work, 'logs-down'), 'Hello?']);
+    const r = await run(['run', '--config', config, '--log-dir', join(work, 'logs-down'), 'Hello?']);
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     assert.ok(r.stderr.includes(url), r.stderr);
@@ -154,7 +127,7 @@ describe('massgen CLI (subprocess)', function () {
     );
     const config = team(url, ['m1']);
     const logDir = join(work, 'logs-429');
-    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+    const r = await run(['run', '--config', config, '--log-dir', logDir, 'Q']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /retrying in 0\.2s: .*Rate limit reached/);
     const retry = readJsonl(join(logDir, 'events.jsonl')).find((e) => e.type === 'retry');
@@ -166,7 +139,7 @@ describe('massgen CLI (subprocess)', function () {
     const config = team(url, ['fast', 'slow']);
     const logDir = join(work, 'logs-timeout');
     const started = Date.now();
-    const r = await runCli(['run', '--config', config, '--log-dir', logDir, '--timeout', '1', 'Q']);
+    const r = await run(['run', '--config', config, '--log-dir', logDir, '--timeout', '1', 'Q']);
     assert.equal(r.code, 3, r.stderr);
     assert.ok(Date.now() - started < 8000);
     assert.equal(r.stdout, 'Fast answer.\n');
@@ -178,8 +151,8 @@ describe('massgen CLI (subprocess)', function () {
     const url = await serve(coordinationScript({ fast: { answer: 'Partial but useful.' }, slow: { reply: { ttftMs: 20_000 } } }));
     const config = team(url, ['fast', 'slow']);
     const logDir = join(work, 'logs-sigint');
-    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q'], {
-      onSpawn: (kill) => {
+    const r = await run(['run', '--config', config, '--log-dir', logDir, 'Q'], {
+      onSpawn: ({ kill }) => {
         const poll = setInterval(() => {
           if (existsSync(join(logDir, 'agents', 'a', 'agent1.1.txt'))) {
             clearInterval(poll);
@@ -202,7 +175,7 @@ describe('massgen CLI (subprocess)', function () {
     const url = await serve(coordinationScript());
     const config = writeConfig(`agents:\n  - id: keyed\n    backend:\n      type: openai\n      model: m1\n      base_url: ${url}\n      api_key: ${secret}\n`);
     const logDir = join(work, 'logs-secret');
-    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+    const r = await run(['run', '--config', config, '--log-dir', logDir, 'Q']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(server!.chatRequests()[0].headers.authorization, `Bearer ${secret}`);
     const files = (readdirSync(logDir, { recursive: true }) as string[]).map((f) => join(logDir, f)).filter((f) => f.includes('.'));
@@ -213,7 +186,7 @@ describe('massgen CLI (subprocess)', function () {
 
   it('exits 1 with file and line for a broken config', async () => {
     const config = writeConfig('agents:\n  - id: a\n    backend:\n      type: gemini-ultra\n      model: x\n');
-    const r = await runCli(['run', '--config', config, 'Q']);
+    const r = await run(['run', '--config', config, 'Q']);
     assert.equal(r.code, 1);
     assert.ok(r.stderr.includes(`${config}:4`), r.stderr);
     assert.match(r.stderr, /chatcompletion/);
@@ -221,30 +194,30 @@ describe('massgen CLI (subprocess)', function () {
 
   it('exits 1 naming the env var when a key is missing', async () => {
     const config = writeConfig('agents:\n  - id: gpt\n    backend:\n      type: openai\n      model: gpt-4o-mini\n');
-    const r = await runCli(['run', '--config', config, 'Q']);
+    const r = await run(['run', '--config', config, 'Q']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /OPENAI_API_KEY/);
   });
 
   it('exits 1 for a missing config file and for usage errors', async () => {
-    const missing = await runCli(['run', '--config', join(work, 'nope.yaml'), 'Q']);
+    const missing = await run(['run', '--config', join(work, 'nope.yaml'), 'Q']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /nope\.yaml/);
-    const usage = await runCli(['run', '--bogus', 'Q']);
+    const usage = await run(['run', '--bogus', 'Q']);
     assert.equal(usage.code, 1);
     assert.match(usage.stderr, /Usage:/);
-    const noQuestion = await runCli(['run']);
+    const noQuestion = await run(['run']);
     assert.equal(noQuestion.code, 1);
   });
 
   it('keeps V8\'s compiled code between starts (Node 20: v8-compile-cache) and starts the same way from the cache', async function () {
     if ('enableCompileCache' in (await import('node:module'))) this.skip(); // Node ≥ 22 uses its own cache
     const cacheDir = mkdtempSync(join(tmpdir(), 'massgen-v8-cache-'));
-    const first = await runCli(['--version'], { env: { V8_COMPILE_CACHE_CACHE_DIR: cacheDir } });
+    const first = await run(['--version'], { env: { V8_COMPILE_CACHE_CACHE_DIR: cacheDir } });
     const stored = readdirSync(cacheDir);
     assert.ok(stored.some((f) => f.endsWith('BLOB')), `a code cache is written on the first start: ${stored.join(', ')}`);
-    const second = await runCli(['--version'], { env: { V8_COMPILE_CACHE_CACHE_DIR: cacheDir } });
-    const off = await runCli(['--version'], { env: { DISABLE_V8_COMPILE_CACHE: '1', V8_COMPILE_CACHE_CACHE_DIR: join(cacheDir, 'off') } });
+    const second = await run(['--version'], { env: { V8_COMPILE_CACHE_CACHE_DIR: cacheDir } });
+    const off = await run(['--version'], { env: { DISABLE_V8_COMPILE_CACHE: '1', V8_COMPILE_CACHE_CACHE_DIR: join(cacheDir, 'off') } });
     assert.deepEqual([first.code, second.code, off.code], [0, 0, 0]);
     assert.equal(second.stdout, first.stdout);
     assert.equal(off.stdout, first.stdout);
@@ -252,18 +225,18 @@ describe('massgen CLI (subprocess)', function () {
   });
 
   it('validate: 0 for a good file with a note about keys, 1 for a bad one', async () => {
-    const ok = await runCli(['validate', join(process.cwd(), 'examples', 'openai-three-agents.yaml')]);
+    const ok = await run(['validate', join(process.cwd(), 'examples', 'openai-three-agents.yaml')]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /^OK: .*3 agent\(s\)/);
     assert.match(ok.stderr, /OPENAI_API_KEY/);
-    const bad = await runCli(['validate', writeConfig('agents: []\n')]);
+    const bad = await run(['validate', writeConfig('agents: []\n')]);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /agents/);
   });
 
   it('with no config and no keys, says how to get going and exits 1', async () => {
     const empty = mkdtempSync(join(work, 'empty-'));
-    const r = await runCli(['run', 'Q'], { cwd: empty });
+    const r = await run(['run', 'Q'], { cwd: empty });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /OPENAI_API_KEY/);
     assert.match(r.stderr, /ollama/i);
@@ -274,7 +247,7 @@ describe('massgen CLI (subprocess)', function () {
     const dir = mkdtempSync(join(work, 'project-'));
     mkdirSync(join(dir, '.massgen'));
     writeFileSync(join(dir, '.massgen', 'config.yaml'), `agents:\n  - id: p\n    backend:\n      type: chatcompletion\n      model: local\n      base_url: ${url}\n`);
-    const r = await runCli(['run', 'Q'], { cwd: dir });
+    const r = await run(['run', 'Q'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'From the project config.\n');
     assert.ok(existsSync(join(dir, '.massgen', 'logs')), 'default log dir under .massgen/logs');
@@ -300,7 +273,7 @@ describe('massgen CLI (subprocess)', function () {
           ].join('\n'),
         );
         const logDir = join(work, 'logs-mixed');
-        const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+        const r = await run(['run', '--config', config, '--log-dir', logDir, 'Q']);
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.stdout, 'Claude answer.\n');
         const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
@@ -324,7 +297,7 @@ describe('massgen CLI (subprocess)', function () {
       const url = await serve(coordinationScript({}, { reply: { usage: { promptTokens: 500, completionTokens: 50 } } }));
       const config = team(url, ['m1', 'm2', 'm3'], 'orchestrator:\n  budget:\n    max_calls: 4\n');
       const logDir = join(work, 'logs-budget');
-      const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Q']);
+      const r = await run(['run', '--config', config, '--log-dir', logDir, 'Q']);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /budget reached \(max_calls 4\)/);
       assert.match(r.stderr, /done: budget/);
@@ -340,7 +313,7 @@ describe('massgen CLI (subprocess)', function () {
       const config = writeConfig(
         `agents:\n  - id: a\n    backend: { type: openai, model: gpt-4o-mini, base_url: "${url}", api_key: sk-x }\n  - id: b\n    backend: { type: chatcompletion, model: llama3.2, base_url: "${url}" }\n`,
       );
-      const r = await runCli(['run', '--estimate', '--config', config, 'How do B-trees work?']);
+      const r = await run(['run', '--estimate', '--config', config, 'How do B-trees work?']);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /model calls: +4–\d+/);
       assert.match(r.stdout, /cost: +\$[\d.]+–\$[\d.]+ \(without b: no known price\)/);
@@ -358,7 +331,7 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
   let server: FakeOpenAIServer | undefined;
 
   before(async () => {
-    if (!existsSync(cli)) await buildCli();
+    if (!cli) cli = await buildCli(work);
   });
 
   afterEach(async () => {
@@ -408,7 +381,7 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
     const marker = `massgen-cli-test-${process.pid}-${Date.now()}`;
     const config = mcpConfig(server.baseUrl, ['- name: everything', '  type: stdio', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
     const logDir = join(work, 'logs-mcp');
-    const r = await runCli(['run', '--config', config, '--log-dir', logDir, 'Use the echo tool.']);
+    const r = await run(['run', '--config', config, '--log-dir', logDir, 'Use the echo tool.']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Tool said: Echo: ping from the model\n');
     const first = server.chatRequests()[0].body;
@@ -428,7 +401,7 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
     const target = join(dir, 'out.txt');
     const serverYaml = ['- name: files', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(FILESYSTEM_JS)}, ${JSON.stringify(dir)}]`];
     server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
-    const denied = await runCli(['run', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-deny'), 'Write the file.']);
+    const denied = await run(['run', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-deny'), 'Write the file.']);
     assert.equal(denied.code, 0, denied.stderr);
     assert.match(denied.stdout, /^Tool said: mcp__files__write_file was not run: the user did not approve it/);
     assert.match(denied.stderr, /note: tooluser was denied mcp__files__write_file \(it needs approval; run with --approve-tools/);
@@ -436,7 +409,7 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
     await server.close();
 
     server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
-    const approved = await runCli(['run', '--approve-tools', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-approve'), 'Write the file.']);
+    const approved = await run(['run', '--approve-tools', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-approve'), 'Write the file.']);
     assert.equal(approved.code, 0, approved.stderr);
     assert.match(approved.stdout, /^Tool said: Successfully wrote to /);
     assert.equal(readFileSync(target, 'utf8'), 'written by the agent');
@@ -448,8 +421,8 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
     const config = mcpConfig(server.baseUrl, ['- name: everything', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
     const logDir = join(work, 'logs-mcp-sigint');
     const started = Date.now();
-    const r = await runCli(['run', '--approve-tools', '--config', config, '--log-dir', logDir, 'Q'], {
-      onSpawn: (kill) => {
+    const r = await run(['run', '--approve-tools', '--config', config, '--log-dir', logDir, 'Q'], {
+      onSpawn: ({ kill }) => {
         const poll = setInterval(() => {
           if (server!.chatRequests().length >= 1 && processesWith(marker).length > 0) {
             clearInterval(poll);

@@ -4,36 +4,23 @@
 // command is killed at its timeout, and nothing keeps running after the run.
 
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
+import { buildCli, runCli, type CliRun } from '../helpers/cli';
 import { coordinationScript, startFakeOpenAI, type FakeOpenAIServer, type FakeReply } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-cmd-'));
-const cli = join(work, 'cli.js');
 const SECRET = 'sk-test-SECRET-0123456789';
 const CONFIG_SECRET = 'cfg-SECRET-abcdef987654';
 
-async function buildCli(): Promise<void> {
-  const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
-  const bundles = nodeBundles({ outdir: work, production: false });
-  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuild.build({ ...options, sourcemap: false, logLevel: 'error' })));
-}
+let cli = '';
 
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: work, env: { PATH: process.env.PATH, HOME: work, TMPDIR: join(work, 'tmp'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runCli(cli, args, { cwd: work, env: { TMPDIR: join(work, 'tmp'), ...env } });
 }
 
 function makeProject(): string {
@@ -71,7 +58,7 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
   let webUrl = '';
 
   before(async () => {
-    await buildCli();
+    cli = await buildCli(work);
     mkdirSync(join(work, 'tmp'));
     web = createServer((_req, res) => res.end('reachable')).listen(0, '127.0.0.1');
     await new Promise((r) => web.once('listening', r));
@@ -104,7 +91,7 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
       }, { voteFor: 'agent1' }),
     );
     const started = Date.now();
-    const r = await runCli(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--log-dir', join(work, 'logs-cmd'), 'Run the tests'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET, GITHUB_TOKEN: 'ghp_SECRET_token' });
+    const r = await run(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--log-dir', join(work, 'logs-cmd'), 'Run the tests'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET, GITHUB_TOKEN: 'ghp_SECRET_token' });
     assert.equal(r.code, 0, r.stderr);
     const [test, env, touch, net, sleep, background, gitStatus] = toolResults(server);
     assert.match(test, /exit code 0/);
@@ -130,7 +117,7 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
     const project = makeProject();
     const fetch = `node -e "fetch('${webUrl}').then(r=>r.text()).then(t=>console.log('NET', t),e=>console.log('NET FAIL', e.cause && e.cause.code))"`;
     server = await startFakeOpenAI(coordinationScript({ m1: { answer: 'Fetched.', first: [exec(fetch)] } }, { voteFor: 'agent1' }));
-    const r = await runCli(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--allow-network', 'Fetch'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET });
+    const r = await run(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--allow-network', 'Fetch'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET });
     assert.equal(r.code, 0, r.stderr);
     assert.match(toolResults(server)[0], /NET reachable/);
   });
@@ -138,7 +125,7 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
   it('without --allow-commands the tool does not exist for the agents', async () => {
     const project = makeProject();
     server = await startFakeOpenAI(coordinationScript({ m1: { answer: 'Tried.', first: [exec('node test.js')] } }, { voteFor: 'agent1' }));
-    const r = await runCli(['run', '--config', config(server.baseUrl), '--workspace', project, 'Run the tests'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET });
+    const r = await run(['run', '--config', config(server.baseUrl), '--workspace', project, 'Run the tests'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET });
     assert.equal(r.code, 0, r.stderr);
     const offered = server.chatRequests()[0].body?.tools?.map((t) => t.function.name) ?? [];
     assert.ok(!offered.includes('execute_command'), offered.join(', '));

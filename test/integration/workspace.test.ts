@@ -4,40 +4,20 @@
 // change with it, and no copy may be left behind.
 
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
+import { buildCli, runCli, type CliRun } from '../helpers/cli';
 import { coordinationScript, startFakeOpenAI, type AgentScript, type FakeOpenAIServer } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-ws-'));
-const cli = join(work, 'cli.js');
 
-async function buildCli(): Promise<void> {
-  const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
-  const bundles = nodeBundles({ outdir: work, production: false });
-  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuild.build({ ...options, sourcemap: false, logLevel: 'error' })));
-}
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+let cli = '';
 
 /** The CLI with its own temp folder, so what it leaves behind there can be checked. */
-function runCli(args: string[], cwd: string, tmp: string): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const env = { PATH: process.env.PATH, HOME: work, TMPDIR: tmp };
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], cwd: string, tmp: string): Promise<CliRun> {
+  return runCli(cli, args, { cwd, env: { HOME: work, TMPDIR: tmp } });
 }
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
@@ -97,7 +77,9 @@ describe('massgen run --workspace (subprocess, real git)', function () {
   this.timeout(60_000);
   let server: FakeOpenAIServer | undefined;
 
-  before(buildCli);
+  before(async () => {
+    cli = await buildCli(work);
+  });
   afterEach(async () => {
     await server?.close();
     server = undefined;
@@ -109,7 +91,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     server = await startFakeOpenAI(scripts());
     const tmp = mkdtempSync(join(work, 'tmp-'));
     const logDir = join(work, 'logs-plain');
-    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', repo, '--log-dir', logDir, 'Fix add()'], work, tmp);
+    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', repo, '--log-dir', logDir, 'Fix add()'], work, tmp);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Fixed add(): it subtracted.\n');
     assert.match(r.stderr, /Changes: 1 file\(s\) in .*changes\.patch: src\/add\.js/);
@@ -143,7 +125,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     const repo = makeRepo('repo-apply');
     const indexBefore = readFileSync(join(repo, '.git', 'index'));
     server = await startFakeOpenAI(scripts());
-    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', join(work, 'logs-apply'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', join(work, 'logs-apply'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /APPLIED: 1 file\(s\) changed/);
     assert.equal(readFileSync(join(repo, 'src', 'add.js'), 'utf8'), FIXED);
@@ -167,7 +149,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
       return inner(request);
     });
     const logDir = join(work, 'logs-conflict');
-    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', logDir, 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', logDir, 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /APPLIED: no — .*src\/add\.js/);
     assert.match(r.stderr, /changes\.patch/);
@@ -183,7 +165,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
     writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
     server = await startFakeOpenAI(scripts({ m2: { answer: 'Looked around.', first: [{ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }] } }));
-    const r = await runCli(['run', '--config', team(server.baseUrl), '--workspace', dir, '--apply', '--log-dir', join(work, 'logs-folder'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', dir, '--apply', '--log-dir', join(work, 'logs-folder'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 0, r.stderr);
     const listing = server.chatRequests().filter((q) => q.body!.model === 'm2')[1].body!.messages.find((m) => m.role === 'tool')?.content ?? '';
     assert.match(String(listing), /src\//);
@@ -194,7 +176,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
 
   it('says clearly when --apply has nowhere to go', async () => {
     server = await startFakeOpenAI(scripts());
-    const r = await runCli(['run', '--config', team(server.baseUrl), '--apply', 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    const r = await run(['run', '--config', team(server.baseUrl), '--apply', 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 1);
     assert.match(r.stderr, /--apply needs a folder/);
   });

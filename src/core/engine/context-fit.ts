@@ -8,6 +8,7 @@ import type { ModelRequest, ToolCall, ToolSpec } from '../providers/types';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
 import { toBoardEntry } from './board';
 import { estimatePromptTokens } from './budget';
+import { withKeptNotes } from './conversation';
 import { buildInitialUserMessage, CONTEXT_TEXTS, formatShortened, type BoardEntry } from './prompts';
 import type { AgentRuntime, RunContext } from './run-context';
 import { READ_ANSWER } from './tool-names';
@@ -61,7 +62,7 @@ export function refit(ctx: RunContext, agent: AgentRuntime, window: number, requ
   const current = ctx.board.current();
   // Offered from now on, so its definition is counted in the room it leaves.
   agent.readsAnswers = true;
-  const prompt = (entries: BoardEntry[]) => `${buildInitialUserMessage(ctx.options.task, entries)}\n\n${CONTEXT_TEXTS.shortenedNote}`;
+  const prompt = (entries: BoardEntry[]) => `${withKeptNotes(agent, buildInitialUserMessage(ctx.options.task, entries))}\n\n${CONTEXT_TEXTS.shortenedNote}`;
   const bare = requestWithout([{ role: 'user', content: prompt(current.map((a) => ({ ...toBoardEntry(a), content: '' }))) }]);
   const roomChars = Math.floor((promptRoom(agent, window) - estimatePromptTokens(bare)) * CHARS_PER_TOKEN * ANSWERS_SHARE) - current.length * CONTEXT_TEXTS.noteChars;
   if (current.length > 0 && roomChars < MIN_CHARS_PER_ANSWER * current.length) return false;

@@ -4,7 +4,7 @@
 
 import type { ToolCall } from '../providers/types';
 import { toBoardEntry } from './board';
-import { buildInitialUserMessage, buildUpdateMessage, noNewsMessage, REVISED_NOTE } from './prompts';
+import { buildInitialUserMessage, buildUpdateMessage, formatNotes, noNewsMessage, REVISED_NOTE } from './prompts';
 import type { AgentRuntime, RunContext } from './run-context';
 
 export function appendUserText(agent: AgentRuntime, text: string): void {
@@ -19,6 +19,26 @@ export function toolResult(ctx: RunContext, agent: AgentRuntime, call: ToolCall,
   ctx.emit({ type: 'tool_result', agentId: agent.spec.id, callId: call.id, name: call.name, ok, summary: content.slice(0, 500) });
 }
 
+/** A fresh prompt carries the notes the agent was already given: they are part of the task now. */
+export function withKeptNotes(agent: AgentRuntime, prompt: string): string {
+  const kept = [...agent.notes.kept, ...agent.notes.delivered];
+  return kept.length ? `${prompt}\n\n${formatNotes(kept, false)}` : prompt;
+}
+
+/**
+ * The user's notes waiting for the agent, appended at this boundary (each reaches it once; a failed turn puts back
+ * the ones it had shown, see turn.ts).
+ */
+export function deliverNotes(ctx: RunContext, agent: AgentRuntime, via: 'next_turn' | 'tool_result'): void {
+  const { pending } = agent.notes;
+  if (pending.length === 0) return;
+  const changesTask = pending.some((n) => ctx.notesChangingTask.has(n.id));
+  appendUserText(agent, formatNotes(pending, changesTask));
+  for (const n of pending) ctx.emit({ type: 'note_delivered', noteId: n.id, agentId: agent.spec.id, via });
+  agent.notes.delivered.push(...pending);
+  agent.notes.pending = [];
+}
+
 /**
  * Shows the agent what it has not seen: the whole board on its first turn, afterwards only the answers that
  * changed. At a turn boundary after a revision of an answer it saw, the conversation starts afresh from the
@@ -30,7 +50,7 @@ export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
   const superseded = current.some((a) => (agent.seen.get(a.agentId) ?? a.version) !== a.version);
   const compact = via === 'next_turn' && superseded && options.orchestrator.contextCompaction !== 'never';
   if (agent.messages.length === 0 || compact) {
-    const fresh = buildInitialUserMessage(options.task, current.map(toBoardEntry));
+    const fresh = withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry)));
     agent.messages = [{ role: 'user', content: agent.messages.length === 0 ? fresh : `${fresh}\n\n${REVISED_NOTE}` }];
     if (compact) ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: current.filter((a) => agent.seen.get(a.agentId) !== a.version).map((a) => a.label), via });
   } else {

@@ -13,6 +13,8 @@ export type EndReason =
   | 'timeout'
   | 'budget'
   | 'cancelled'
+  /** The user asked for the answer now: the best current answer, chosen as at a timeout. */
+  | 'user_stop'
   | 'all_failed';
 
 export interface AgentInfo {
@@ -88,6 +90,10 @@ export type RunEventBody =
   /** An agent's tools (file tools, MCP servers) are ready; `error` when some failed to start (the rest are usable). */
   | { type: 'tools_ready'; agentId: string; tools: string[]; error?: string }
   | { type: 'agent_updated'; agentId: string; labels: string[]; via: 'next_turn' | 'tool_result' }
+  /** The user wrote to the agents (`agentIds`: who it is for); `changesTask`: it made the current votes stale. */
+  | { type: 'note_added'; noteId: string; text: string; agentIds: string[]; changesTask: boolean }
+  /** A note reached an agent at its boundary, as peer updates do. */
+  | { type: 'note_delivered'; noteId: string; agentId: string; via: 'next_turn' | 'tool_result' }
   | { type: 'text_delta'; agentId: string; text: string }
   | { type: 'reasoning_delta'; agentId: string; text: string }
   | { type: 'tool_call'; agentId: string; callId: string; name: string; arguments: string }

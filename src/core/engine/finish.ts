@@ -83,7 +83,7 @@ async function presentFinal(ctx: RunContext, { answer, reasons, tieBreak }: Winn
     return answer.content;
   };
   if (mode === 'as_is') return asIs();
-  if (ctx.stopCause) return asIs(`synthesis skipped: run ${ctx.stopCause === 'timeout' ? 'timed out' : 'cancelled'}`);
+  if (ctx.stopCause) return asIs(`synthesis skipped: ${{ timeout: 'the run timed out', cancelled: 'the run was cancelled', user_stop: 'you asked for the answer now' }[ctx.stopCause]}`);
   if (ctx.budget.reached) return asIs('synthesis skipped: budget reached');
   if (agent.failed) return asIs('synthesis skipped: the winning agent failed');
   const request: ModelRequest = {

@@ -1061,3 +1061,81 @@ describe('orchestrator: an agent whose server keeps failing', () => {
     assert.equal(team.of('agent_failed')[0].agentId, 'down');
   });
 });
+
+describe('orchestrator: the human in the loop', () => {
+  const slowAnswer = (text: string, ms: number): Script => (req) => (boardHasAnswers(req) ? reply.vote('agent1', 'ok') : reply.answer(text, { delayMs: ms }));
+
+  it('a note to everyone reaches each agent at its next boundary, once, and is kept in a fresh prompt', async () => {
+    const a: Script = (req, i) => {
+      if (i === 0) setTimeout(() => team.orchestrator.note('Answer in French.'), 10);
+      return boardHasAnswers(req) ? reply.vote('agent1', 'ok') : reply.answer('quatre', { delayMs: 60 });
+    };
+    const team = runTeam([member('a', a), member('b', slowAnswer('vier', 60))]);
+    await team.result;
+    for (const id of ['a', 'b']) {
+      const second = requestText(team.requests(id)[1]);
+      assert.equal(second.split('NOTE FROM THE USER').length - 1, 1, `${id} saw the note once`);
+      assert.match(second, /NOTE FROM THE USER \(take it into account from now on\):\n- Answer in French\./);
+      assert.doesNotMatch(requestText(team.requests(id)[0]), /NOTE FROM THE USER/, 'not before its boundary');
+    }
+    assert.deepEqual(team.of('note_added').map((e) => [e.text, e.agentIds, e.changesTask]), [['Answer in French.', ['a', 'b'], false]]);
+    assert.deepEqual(team.of('note_delivered').map((e) => e.agentId).sort(), ['a', 'b']);
+    const state = reduceEvents(team.events);
+    assert.deepEqual(state.notes[0].deliveredTo.sort(), ['a', 'b']);
+  });
+
+  it('a note that changes the task makes the current votes stale, and a vote cast before seeing it does not count', async () => {
+    let noted = false;
+    const a: Script = (req) => {
+      if (!boardHasAnswers(req)) return reply.answer('A');
+      if (!noted) {
+        noted = true;
+        // Both hold votes soon; the note arrives while b still decides.
+        setTimeout(() => team.orchestrator.note('Only integers count.', { changesTask: true }), 20);
+        return reply.vote('agent1', 'first look');
+      }
+      return reply.vote('agent2', 'with the note in mind');
+    };
+    const b: Script = (req, i) => (!boardHasAnswers(req) ? reply.answer('B') : i === 1 ? reply.vote('agent1', 'x', { delayMs: 80 }) : reply.vote('agent2', 'y'));
+    const team = runTeam([member('a', a), member('b', b)]);
+    const result = await team.result;
+    assert.equal(result.winnerLabel, 'agent2.1');
+    assert.ok(team.of('vote_invalidated').some((e) => e.reason === "the user's note changed the task"));
+    assert.match(requestText(team.requests('a')[2]), /NOTE FROM THE USER \(it changes the task/);
+  });
+
+  it('answer now ends the run at once with the best current answer (user_stop), aborting the calls in flight', async () => {
+    const a: Script = (req) => (boardHasAnswers(req) ? reply.vote('agent1', 'x', { delayMs: 5000 }) : reply.answer('A first'));
+    const b: Script = (req) => {
+      if (boardHasAnswers(req)) setTimeout(() => team.orchestrator.answerNow(), 20);
+      return boardHasAnswers(req) ? reply.vote('agent1', 'x', { delayMs: 5000 }) : reply.answer('B second', { delayMs: 30 });
+    };
+    const started = Date.now();
+    const team = runTeam([member('a', a), member('b', b)]);
+    const result = await team.result;
+    assert.equal(result.reason, 'user_stop');
+    assert.ok(Date.now() - started < 2000);
+    assert.equal(team.of('winner_selected')[0].basis, 'most_informed');
+    assert.ok(result.finalAnswer);
+    assert.ok(team.providers.a.signals.at(-1)!.aborted);
+  });
+
+  it('a note to one agent reaches only it', async () => {
+    const a: Script = (req, i) => {
+      if (i === 0) setTimeout(() => team.orchestrator.note('Check the edge cases.', { agentId: 'b' }), 5);
+      return boardHasAnswers(req) ? reply.vote('agent1', 'ok') : reply.answer('A', { delayMs: 40 });
+    };
+    const team = runTeam([member('a', a), member('b', slowAnswer('B', 40))]);
+    await team.result;
+    assert.doesNotMatch(team.requests('a').map(requestText).join('\n'), /NOTE FROM THE USER/);
+    assert.match(requestText(team.requests('b')[1]), /- Check the edge cases\./);
+    assert.deepEqual(team.of('note_added')[0].agentIds, ['b']);
+  });
+
+  it('refuses an empty note, or one after the run ended', async () => {
+    const team = runTeam([member('a', answerThenVote('A', 'agent1'))]);
+    assert.throws(() => team.orchestrator.note('   '), /the run is not running|empty/);
+    await team.result;
+    assert.throws(() => team.orchestrator.note('late'), /not running/);
+  });
+});

@@ -30,6 +30,19 @@ export class Orchestrator {
     this.ctx.stop('cancelled');
   }
 
+  /** Ends the run now with the best current answer, chosen as at a timeout (end reason `user_stop`). */
+  answerNow(): void {
+    this.ctx.stop('user_stop');
+  }
+
+  /** The user's note to every live agent or one (see RunContext.addNote); returns its id. Only while the run runs. */
+  note(text: string, options: { agentId?: string; changesTask?: boolean } = {}): string {
+    if (!this.started || this.ctx.ended || this.ctx.stopCause) throw new Error('the run is not running');
+    const trimmed = text.trim();
+    if (!trimmed) throw new Error('the note is empty');
+    return this.ctx.addNote(trimmed, options);
+  }
+
   /** Stops one agent; the run goes on with the others. Before `run()`, the agent is stopped as the run starts. */
   cancelAgent(agentId: string): void {
     const agent = this.ctx.byId(agentId);

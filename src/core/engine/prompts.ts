@@ -193,6 +193,7 @@ export const COORDINATION_RESULTS = {
   answerRecorded: 'Your answer was recorded.',
   voteRecorded: (note?: string) => (note ? `Your vote was recorded. ${note}` : 'Your vote was recorded.'),
   voteOvertaken: 'Your vote was not counted: new answers arrived while you were deciding. They are shown below.',
+  voteBeforeNote: 'Your vote was not counted: the user sent a note that changes the task while you were deciding; you will be asked again with it.',
   unknownTool: (name: string, available: string) => `Unknown tool '${name}'. Available tools: ${available}.`,
   notRunBesideUnknownTool: 'Not executed: this response also called an unknown tool.',
   otherToolsFirst: (coordination: string) => `Not executed: call other tools first, then end your turn with one call of ${coordination} on its own.`,
@@ -238,6 +239,27 @@ export const CONTEXT_TEXTS = {
 /** An answer cut to `share` characters, saying so (the rest is one read_answer call away). */
 export function formatShortened(label: string, content: string, share: number): string {
   return `${content.slice(0, share)}\n[shortened to fit your context window: ${share} of ${content.length} characters shown; call read_answer {"agent_id": "${label}"} for all of it]`;
+}
+
+/** A follow-up's context: the run it continues (its question, final answer and the change it proposed). */
+export function formatPreviousRun(previous: { question: string; answer: string; patch?: string }, followUp: string): string {
+  const change = previous.patch ? `\nThe change it made (unified diff, relative to the workspace folder):\n${previous.patch}` : '';
+  return [
+    '<PREVIOUS RUN>',
+    `Question: ${previous.question}`,
+    `Final answer:\n${previous.answer}${change}`,
+    '<END OF PREVIOUS RUN>',
+    '',
+    `Follow-up: ${followUp}`,
+  ].join('\n');
+}
+
+/** The user's notes, as an agent sees them at its boundary (each once). */
+export function formatNotes(notes: readonly { text: string }[], changesTask: boolean): string {
+  const head = changesTask
+    ? 'NOTE FROM THE USER (it changes the task: judge the answers again with it in mind; any vote you cast before it was not counted):'
+    : 'NOTE FROM THE USER (take it into account from now on):';
+  return [head, ...notes.map((n) => `- ${n.text}`)].join('\n');
 }
 
 export const ENFORCEMENT_MESSAGE =

@@ -34,6 +34,11 @@ export interface AgentRuntime {
   readsAnswers: boolean;
   /** The estimated size of its last prompt, for what a read_answer piece may still take. */
   promptTokens: number;
+  /**
+   * The user's notes for it: `pending` until its next boundary, `delivered` in the running turn (put back if the
+   * turn fails), `kept` once a turn that showed them ended (a fresh prompt carries them again).
+   */
+  notes: { pending: Note[]; delivered: Note[]; kept: Note[] };
   /** Waiting out a long provider back-off since this time (ms), with that provider's error; null when reachable. */
   unavailable: { since: number; error: string } | null;
   turnController: AbortController | null;
@@ -49,7 +54,12 @@ export interface AgentRuntime {
   settled: boolean;
 }
 
-export type StopCause = 'cancelled' | 'timeout';
+export interface Note {
+  id: string;
+  text: string;
+}
+
+export type StopCause = 'cancelled' | 'timeout' | 'user_stop';
 
 export class RunContext {
   readonly agents: AgentRuntime[];
@@ -65,6 +75,9 @@ export class RunContext {
   stopCause: StopCause | null = null;
   /** A majority decided while vote-only turns were still out (see the orchestrator's `decideEarly`). */
   decided = false;
+  /** Notes the user said change the task. */
+  readonly notesChangingTask = new Set<string>();
+  private noteCount = 0;
   ended = false;
   /** Wakes the coordinator when a running turn becomes settled (turn ends wake it through their promises). */
   wakeCoordinator: () => void = () => undefined;
@@ -92,6 +105,7 @@ export class RunContext {
       unavailable: null,
       readsAnswers: false,
       promptTokens: 0,
+      notes: { pending: [], delivered: [], kept: [] },
       turnController: null,
       textOnly: false,
       settled: false,
@@ -144,6 +158,29 @@ export class RunContext {
   setSettled(agent: AgentRuntime, settled: boolean): void {
     if (settled && !agent.settled) this.wakeCoordinator();
     agent.settled = settled;
+  }
+
+  /**
+   * The user's note, for every live agent or one: queued for each at its next boundary. A note that changes the
+   * task makes every current vote stale, so those agents are asked again (with the note).
+   */
+  addNote(text: string, options: { agentId?: string; changesTask?: boolean } = {}): string {
+    const to = options.agentId ? this.live().filter((a) => a.spec.id === options.agentId) : this.live();
+    if (to.length === 0) throw new Error(options.agentId ? `no live agent '${options.agentId}'` : 'no live agent to write to');
+    const id = `note${++this.noteCount}`;
+    const changesTask = Boolean(options.changesTask);
+    if (changesTask) this.notesChangingTask.add(id);
+    this.emit({ type: 'note_added', noteId: id, text, agentIds: to.map((a) => a.spec.id), changesTask });
+    for (const a of to) a.notes.pending.push({ id, text });
+    if (changesTask) {
+      for (const a of this.live()) {
+        if (!a.vote) continue;
+        this.emit({ type: 'vote_invalidated', voterId: a.spec.id, targetLabel: a.vote.targetLabel, reason: "the user's note changed the task" });
+        a.vote = null;
+      }
+      this.wakeCoordinator();
+    }
+    return id;
   }
 
   stop(cause: StopCause): void {

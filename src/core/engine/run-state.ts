@@ -42,6 +42,16 @@ export interface VoteState extends VoteRecord {
   staleReason?: string;
 }
 
+/** A note the user wrote to the agents, and whom it has reached so far. */
+export interface NoteState {
+  id: string;
+  text: string;
+  agentIds: string[];
+  changesTask: boolean;
+  t: number;
+  deliveredTo: string[];
+}
+
 export interface AgentState extends AgentInfo {
   status: AgentStatus;
   answerCount: number;
@@ -77,6 +87,8 @@ export interface RunState {
   finalAnswer: { agentId: string; label: string; content: string; mode: FinalAnswerMode; fallback?: string } | null;
   /** In a workspace run: the folder the agents work on. */
   workspace: WorkspaceInfo | null;
+  /** The user's notes to the agents, in order. */
+  notes: NoteState[];
   endReason: EndReason | null;
   error: string | null;
   budget: Budget | null;
@@ -117,6 +129,7 @@ export function initialRunState(): RunState {
     budget: null,
     budgetReached: null,
     workspace: null,
+    notes: [],
     elapsedMs: 0,
     lastSeq: 0,
     usage: emptyUsage(),
@@ -290,6 +303,14 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         if (!event.ok) use.failed++;
       }
       break;
+    case 'note_added':
+      state.notes.push({ id: event.noteId, text: event.text, agentIds: event.agentIds, changesTask: event.changesTask, t: event.t, deliveredTo: [] });
+      break;
+    case 'note_delivered': {
+      const note = state.notes.find((n) => n.id === event.noteId);
+      if (note && !note.deliveredTo.includes(event.agentId)) note.deliveredTo.push(event.agentId);
+      break;
+    }
     case 'agent_updated':
     case 'tool_call':
     case 'correction':

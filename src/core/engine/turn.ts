@@ -8,7 +8,7 @@ import { errorMessage } from '../util/errors';
 import { sleep } from '../util/sleep';
 import { BudgetStop, estimatePromptTokens } from './budget';
 import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
-import { deliverBoard, toolResult } from './conversation';
+import { deliverBoard, deliverNotes, toolResult } from './conversation';
 import type { AnswerChange, FailureCause, VoteRecord } from './events';
 import { callModel } from './model-call';
 import { fits, readAnswer, readAnswerTool, refit, windowOf } from './context-fit';
@@ -62,12 +62,17 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       await runTurn(ctx, agent, round);
       agent.consecutiveFailures = 0;
       agent.silentTurns = 0;
+      agent.notes.kept.push(...agent.notes.delivered);
+      agent.notes.delivered = [];
       return;
     } catch (err) {
       if (ctx.stopCause || agent.failed || ctx.decided) return;
       agent.messages.length = checkpoint.length;
       agent.seen = checkpoint.seen;
       agent.seenRevision = checkpoint.seenRevision;
+      // The retried turn starts from before those notes were shown: show them again.
+      agent.notes.pending.unshift(...agent.notes.delivered);
+      agent.notes.delivered = [];
       if (err instanceof BudgetStop) return;
       // Provider errors arrive here only after the call's own retries with back-off are spent (or were never
       // worth trying); re-running the turn would just repeat them. Turn-level retries are for a model that
@@ -139,13 +144,17 @@ function startTools(ctx: RunContext, agent: AgentRuntime): Promise<void> {
 async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, signal: AbortSignal): Promise<void> {
   await startTools(ctx, agent);
   deliverBoard(ctx, agent, 'next_turn');
+  deliverNotes(ctx, agent, 'next_turn');
   ctx.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.seenRevision, voteOnly: ctx.capReached(agent) });
   ctx.setSettled(agent, ctx.capReached(agent) || agent.silentTurns > 0);
   const attempts = agent.silentTurns > 0 ? LAST_CALLS_AFTER_SILENCE : MAX_ENFORCEMENT_ATTEMPTS;
   let invalidAttempts = 0;
   let silentReplies = 0;
   for (let step = 0; step < MAX_TOOL_STEPS_PER_TURN; step++) {
-    if (step > 0) deliverBoard(ctx, agent, 'tool_result');
+    if (step > 0) {
+      deliverBoard(ctx, agent, 'tool_result');
+      deliverNotes(ctx, agent, 'tool_result');
+    }
     const voteOnly = ctx.capReached(agent);
     const response = await askModel(ctx, agent, voteOnly, signal);
     if (!response) continue;
@@ -328,6 +337,13 @@ function acceptVote(ctx: RunContext, agent: AgentRuntime, call: ToolCall, target
   agent.lastVote = vote;
   ctx.emit({ type: 'vote_cast', vote });
   const missed = ctx.board.since(agent.seenRevision);
+  // A note that changes the task, sent while the agent decided: the vote judged the old task.
+  if (agent.notes.pending.some((n) => ctx.notesChangingTask.has(n.id))) {
+    agent.vote = null;
+    ctx.emit({ type: 'vote_invalidated', voterId: agent.spec.id, targetLabel: vote.targetLabel, reason: "the user's note changed the task before the vote" });
+    toolResult(ctx, agent, call, false, COORDINATION_RESULTS.voteBeforeNote, textual);
+    return;
+  }
   if (missed.length === 0) {
     agent.vote = vote;
     toolResult(ctx, agent, call, true, COORDINATION_RESULTS.voteRecorded(note), textual);

@@ -10,6 +10,7 @@ import type { RunState } from '../engine/run-state';
 import type { McpLogger } from '../mcp';
 import { RunLog } from '../status/run-log';
 import { buildStatus, StatusWriter } from '../status/status-file';
+import { errorMessage } from '../util/errors';
 
 export interface RecordOptions {
   /** The run's log directory (created if missing). */
@@ -18,6 +19,8 @@ export interface RecordOptions {
   statusFiles?: string[];
   /** A write problem, in words; reported once per file. */
   onWarning?(message: string): void;
+  /** The run this one continues (`--continue`): recorded as continued-from.json, so the log folders form a chain. */
+  continuedFrom?: { logDir?: string; question: string; winner?: string };
 }
 
 export class RunRecorder {
@@ -35,6 +38,16 @@ export class RunRecorder {
     this.log = new RunLog(options.logDir);
     this.statusPaths = [join(options.logDir, 'status.json'), ...(options.statusFiles ?? [])];
     this.status = new StatusWriter(this.statusPaths, () => buildStatus(state, options.logDir), 250, (path, err) => this.warn(`cannot write ${path}: ${err.message}`));
+    const from = options.continuedFrom;
+    if (from?.logDir) this.writeBestEffort('continued-from.json', `${JSON.stringify({ log_dir: from.logDir, question: from.question, winner: from.winner ?? null }, null, 2)}\n`);
+  }
+
+  private writeBestEffort(name: string, content: string): void {
+    try {
+      this.log.writeRunFile(name, content);
+    } catch (err) {
+      this.warn(`cannot write ${join(this.logDir, name)}: ${errorMessage(err)}`);
+    }
   }
 
   private warn(message: string): void {

@@ -18,6 +18,7 @@ import { SessionSetupError } from './errors';
 import { openCommandTools, wantsCommands, type CommandsOption } from './command-tools';
 import { openMcpTools, usesMcp, type McpWiring, type RunMcpTools } from './mcp-tools';
 import { openWorkArea } from './open-work-area';
+import { continuationTask, type PreviousRun } from './continuation';
 import { RunRecorder, type RecordOptions } from './recorder';
 import { buildAgents } from './team';
 import type { FilesOption, WinnerChange, WorkArea } from './work-area';
@@ -37,6 +38,8 @@ export interface RunSessionOptions {
   commands?: CommandsOption;
   /** Keep the log directory and status.json. */
   record?: RecordOptions;
+  /** A follow-up: the agents get the earlier run's question, answer and change with `task`; its log folder is recorded. */
+  continues?: PreviousRun;
   /** External cancel (Ctrl-C, a chat's cancellation); `cancel()` does the same. */
   signal?: AbortSignal;
   /** A listener threw: the run goes on; the host logs it. */
@@ -79,6 +82,9 @@ export class RunSession {
   private engine: Orchestrator | undefined;
   /** Agents cancelled before the engine existed; it stops them when it starts. */
   private readonly cancelledAgents = new Set<string>();
+  private answerAtStart = false;
+  private engineStarted = false;
+  private readonly notesAtStart: { text: string; options: { agentId?: string; changesTask?: boolean } }[] = [];
   private run: Promise<SessionResult> | undefined;
   private finished = false;
 
@@ -131,6 +137,23 @@ export class RunSession {
     this.abort.abort();
   }
 
+  /** Ends the run now with the best current answer (end reason `user_stop`). */
+  answerNow(): void {
+    if (this.engine) this.engine.answerNow();
+    else this.answerAtStart = true;
+  }
+
+  /**
+   * The user's note to every live agent, or to one (by config id); `changesTask` makes the current votes stale.
+   * Throws, in words, when the run is not running or the agent is unknown.
+   */
+  note(text: string, options: { agentId?: string; changesTask?: boolean } = {}): void {
+    // Before the engine runs (copies still being made), the note waits and goes out as the run starts.
+    if (this.engine && this.engineStarted) this.engine.note(text, options);
+    else if (this.finished) throw new Error('the run has ended');
+    else this.notesAtStart.push({ text, options });
+  }
+
   /** Stops one agent; the run goes on with the others. */
   cancelAgent(agentId: string): void {
     if (this.engine) this.engine.cancelAgent(agentId);
@@ -151,7 +174,7 @@ export class RunSession {
     let area: WorkArea | undefined;
     let mcp: RunMcpTools | undefined;
     try {
-      recorder = options.record ? new RunRecorder(options.record, this.state) : undefined;
+      recorder = options.record ? new RunRecorder({ ...options.record, continuedFrom: options.continues }, this.state) : undefined;
       area = options.files ? await openWorkArea(options.files, this.id, labels, this.abort.signal) : undefined;
       const commands = area && wantsCommands(config.agents, options.commands) ? await openCommandTools(config.agents, options.commands, area) : undefined;
       if (usesMcp(config.agents, options.mcp)) mcp = await openMcpTools({ ...options.mcp, log: options.mcp?.log ?? recorder?.mcpLog });
@@ -162,7 +185,7 @@ export class RunSession {
       });
       const info = area?.info && commands ? { ...area.info, notes: [...area.info.notes, commands.note] } : area?.info;
       const orchestrator = new Orchestrator({
-        task: options.task,
+        task: options.continues ? continuationTask(options.continues, options.task) : options.task,
         agents: team,
         orchestrator: config.orchestrator,
         timeouts: config.timeouts,
@@ -187,7 +210,11 @@ export class RunSession {
     const prepared = await this.opened();
     const { orchestrator, area, recorder } = prepared;
     try {
-      const result: SessionResult = await orchestrator.run();
+      const running = orchestrator.run();
+      this.engineStarted = true;
+      for (const n of this.notesAtStart.splice(0)) this.tryNote(n.text, n.options);
+      if (this.answerAtStart) orchestrator.answerNow();
+      const result: SessionResult = await running;
       if (area && result.winnerLabel) result.change = await this.winnerChange(area, result.winnerLabel);
       if (recorder) {
         result.logDir = recorder.logDir;
@@ -197,6 +224,15 @@ export class RunSession {
       return result;
     } finally {
       await close(prepared);
+    }
+  }
+
+  /** A queued note: sent now, or reported (an agent that failed meanwhile) without stopping the run. */
+  private tryNote(text: string, options: { agentId?: string; changesTask?: boolean }): void {
+    try {
+      this.engine?.note(text, options);
+    } catch (err) {
+      this.options.onListenerError?.(new Error(`a note was not sent: ${errorMessage(err)}`));
     }
   }
 

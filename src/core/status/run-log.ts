@@ -85,6 +85,11 @@ export class RunLog {
     return join(this.dir, rel);
   }
 
+  /** `<name>` at the top of the log directory (continued-from.json). */
+  writeRunFile(name: string, content: string): void {
+    this.writeFile(safeName(name), content);
+  }
+
   private writeFile(rel: string, content: string): void {
     const path = join(this.dir, rel);
     mkdirSync(join(path, '..'), { recursive: true });

@@ -40,11 +40,20 @@ describe('status-file: workspace runs', () => {
   });
 });
 
+describe('status-file: notes', () => {
+  it('lists each note, whom it is for and whom it has reached', () => {
+    const added: RunEventBody = { type: 'note_added', noteId: 'n1', text: 'Use metric units.', agentIds: ['a', 'b'], changesTask: true };
+    const s = status(events(started, added, { type: 'note_delivered', noteId: 'n1', agentId: 'b', via: 'tool_result' }));
+    assert.deepEqual(s.notes, [{ text: 'Use metric units.', to: ['a', 'b'], changes_task: true, at_seconds: 2, delivered_to: ['b'] }]);
+    assert.deepEqual(status(events(started)).notes, []);
+  });
+});
+
 describe('status-file: buildStatus schema', () => {
   const s = status(events(started, round(1), turn('a'), answered('a', 'agent1.1'), turn('b')), START_MS + 7500);
 
   it('has the top-level blocks', () => {
-    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'coordination', 'meta', 'results', 'schema_version', 'usage', 'workspace']);
+    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'coordination', 'meta', 'notes', 'results', 'schema_version', 'usage', 'workspace']);
     assert.equal(s.schema_version, STATUS_SCHEMA_VERSION);
   });
 

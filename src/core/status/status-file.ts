@@ -98,6 +98,14 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
       error: state.error,
     },
     usage: usageJson(state.usage),
+    // Ours: the user's notes to the agents, and whom each has reached.
+    notes: state.notes.map((n) => ({
+      text: n.text,
+      to: n.agentIds,
+      changes_task: n.changesTask,
+      at_seconds: seconds(n.t),
+      delivered_to: n.deliveredTo,
+    })),
     // Ours: in a workspace run, the folder and each answer version's changed files.
     workspace: state.workspace
       ? {

@@ -1,0 +1,53 @@
+// The real `massgen` bundle as a subprocess, for the integration tests: built here with esbuild from the current
+// sources (as esbuild.mjs builds it), run with a bare environment so no real key from the developer's shell leaks in.
+
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as esbuild from 'esbuild';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRunOptions {
+  cwd: string;
+  /** Added to the bare environment (PATH, and HOME = the work folder). */
+  env?: NodeJS.ProcessEnv;
+  /** Called once the process runs: to signal it, or to write its stdin (a pipe only when `stdin` is true). */
+  onSpawn?(child: { kill(sig: NodeJS.Signals): void; write(text: string): void; end(): void }): void;
+  stdin?: boolean;
+}
+
+/** Builds cli.js (and the cli-main.js it loads) into `dir`; returns cli.js's path. */
+export async function buildCli(dir: string): Promise<string> {
+  const esbuildApi = (await import('esbuild')) as typeof esbuild;
+  const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
+  const bundles = nodeBundles({ outdir: dir, production: false });
+  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuildApi.build({ ...options, sourcemap: false, logLevel: 'error' })));
+  return join(dir, 'cli.js');
+}
+
+export function runCli(cli: string, args: string[], options: CliRunOptions): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const env = { PATH: process.env.PATH, HOME: options.cwd, ...options.env };
+    const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
+    options.onSpawn?.({
+      kill: (sig) => child.kill(sig),
+      write: (text) => child.stdin?.write(text),
+      end: () => child.stdin?.end(),
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function readJsonl(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
