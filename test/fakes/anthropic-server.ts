@@ -80,6 +80,11 @@ export interface FakeAnthropicStreamReply {
   text?: string;
   /** A thinking block (thinking_delta fragments, then a signature_delta) before the text. */
   thinking?: string;
+  /**
+   * Claude's web search server tool at work before the text: a server_tool_use block (its input as input_json_delta
+   * fragments) and a web_search_tool_result block, as the API streams them when the request offers web_search.
+   */
+  webSearch?: { query: string; results: { url: string; title: string }[] };
   toolCalls?: FakeAnthropicToolUse[];
   usage?: FakeAnthropicUsage;
   /** Defaults to 'tool_use' when there are tool calls, else 'end_turn'. */
@@ -294,6 +299,15 @@ async function stream(
       ...split(reply.thinking, size).map((thinking) => ({ type: 'thinking_delta', thinking })),
       { type: 'signature_delta', signature: `sig_fake_${requestIndex}` },
     ]);
+  }
+  if (reply.webSearch) {
+    const id = `srvtoolu_fake_${requestIndex}`;
+    block({ type: 'server_tool_use', id, name: 'web_search', input: {} }, split(JSON.stringify({ query: reply.webSearch.query }), size).map((partial_json) => ({ type: 'input_json_delta', partial_json })));
+    block({
+      type: 'web_search_tool_result',
+      tool_use_id: id,
+      content: reply.webSearch.results.map((r) => ({ type: 'web_search_result', url: r.url, title: r.title, encrypted_content: 'enc_fake', page_age: null })),
+    }, []);
   }
   if (reply.text) block({ type: 'text', text: '', citations: null }, split(reply.text, size).map((text) => ({ type: 'text_delta', text })));
   for (const call of toolCalls) {

@@ -61,16 +61,18 @@ describe('backend registry', () => {
 });
 
 describe('unknownBackendMessage', () => {
-  it('says gemini is not supported yet and lists the supported types', () => {
-    const msg = unknownBackendMessage('gemini');
-    assert.match(msg, /not supported yet/);
-    assert.match(msg, /Supported types: openai, chatcompletion, .*claude/);
+  it('explains upstream types that have no backend, and lists the supported types', () => {
+    const msg = unknownBackendMessage('uitars');
+    assert.match(msg, /upstream has no uitars backend either/);
+    assert.match(msg, /Supported types: openai, chatcompletion, .*claude, anthropic, gemini/);
   });
 
-  it('explains other upstream-only types', () => {
-    assert.match(unknownBackendMessage('azure_openai'), /Azure OpenAI is not supported/);
-    assert.match(unknownBackendMessage('claude_code'), /use type claude/);
-    assert.match(unknownBackendMessage('ag2'), /not supported/);
+  it('no longer calls gemini or azure_openai unknown: they are supported', () => {
+    assert.equal(lookupBackend('gemini')?.family, 'gemini');
+    assert.deepEqual(lookupBackend('gemini')?.keyEnv, ['GOOGLE_API_KEY', 'GEMINI_API_KEY']);
+    assert.equal(lookupBackend('azure_openai')?.family, 'openai-compatible');
+    assert.deepEqual(lookupBackend('azure_openai')?.keyEnv, ['AZURE_OPENAI_API_KEY']);
+    assert.equal(lookupBackend('nvidia_nim')?.defaultBaseUrl, 'https://integrate.api.nvidia.com/v1');
   });
 
   it('calls anything else unknown', () => {

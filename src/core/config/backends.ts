@@ -23,6 +23,8 @@ const hosted = (defaultBaseUrl: string | undefined, ...keyEnv: string[]): Backen
 });
 const local = (defaultBaseUrl: string): BackendSpec => ({ family: 'openai-compatible', defaultBaseUrl, keyEnv: [], requiresKey: false });
 const anthropic: BackendSpec = { family: 'anthropic', defaultBaseUrl: 'https://api.anthropic.com', keyEnv: ['ANTHROPIC_API_KEY'], requiresKey: true };
+// Upstream reads GOOGLE_API_KEY first, then GEMINI_API_KEY (cli.py create_backend), as Google's own SDK does.
+const gemini: BackendSpec = { family: 'gemini', defaultBaseUrl: 'https://generativelanguage.googleapis.com', keyEnv: ['GOOGLE_API_KEY', 'GEMINI_API_KEY'], requiresKey: true };
 
 export const BACKENDS: Readonly<Record<string, BackendSpec>> = {
   openai: hosted('https://api.openai.com/v1', 'OPENAI_API_KEY'),
@@ -43,21 +45,38 @@ export const BACKENDS: Readonly<Record<string, BackendSpec>> = {
   vllm: local('http://localhost:8000/v1'),
   sglang: local('http://localhost:30000/v1'),
   ollama: local('http://localhost:11434/v1'),
+  // Upstream's InferenceBackend: a vLLM-style local server.
+  inference: local('http://localhost:8000/v1'),
+  nvidia_nim: hosted('https://integrate.api.nvidia.com/v1', 'NGC_API_KEY'),
+  // Chat completions at the deployment (model = deployment name); the endpoint comes from base_url or the
+  // environment (see config/azure.ts), so there is no default URL here.
+  azure_openai: { family: 'openai-compatible', keyEnv: ['AZURE_OPENAI_API_KEY'], requiresKey: true },
   claude: anthropic,
   anthropic,
+  gemini,
   'vscode-lm': { family: 'vscode-lm', keyEnv: [], requiresKey: false },
 };
 
 export const SUPPORTED_BACKEND_TYPES: readonly string[] = Object.keys(BACKENDS);
 
-/** Upstream types we do not implement, with the reason shown to the user. */
+/**
+ * Upstream types that are not model APIs but agent programs (CLI agents, agent SDKs, agent frameworks) with their own
+ * tools, sessions and logins: what each is, and the API backend to use for the same models instead. A config using
+ * any of them is refused in one line (see config/refusals.ts).
+ */
+export const AGENT_PROGRAM_BACKENDS: Readonly<Record<string, { what: string; instead: string }>> = {
+  claude_code: { what: 'Claude Code (the Claude Agent SDK)', instead: 'type: claude with the same model (the Anthropic API, ANTHROPIC_API_KEY)' },
+  codex: { what: 'the Codex CLI', instead: 'type: openai with the same model (OPENAI_API_KEY)' },
+  gemini_cli: { what: 'the Gemini CLI', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
+  antigravity_cli: { what: 'the Antigravity CLI', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
+  copilot: { what: 'the GitHub Copilot SDK', instead: 'type: vscode-lm inside VS Code (your Copilot chat models), or an API backend such as openai or claude' },
+  ag2: { what: 'AG2 agents (an external agent framework)', instead: 'an API backend (openai, claude, gemini…) per agent' },
+  autogen: { what: 'AutoGen agents (an external agent framework)', instead: 'an API backend (openai, claude, gemini…) per agent' },
+};
+
+/** Upstream types we do not implement that are not agent programs, with the reason shown to the user. */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
-  gemini: 'Gemini is not supported yet (its OpenAI-compatible endpoint works: type chatcompletion, ' +
-    'base_url https://generativelanguage.googleapis.com/v1beta/openai, api_key: ${GEMINI_API_KEY})',
-  azure_openai: 'Azure OpenAI is not supported yet',
-  claude_code: 'the Claude Code SDK backend is not supported; use type claude',
-  ag2: 'AG2 agents are not supported',
-  autogen: 'AutoGen agents are not supported',
+  uitars: 'upstream has no uitars backend either (UI-TARS is one of its custom tools there); use an API backend',
 };
 
 /** Backend types are case-insensitive, as upstream lower-cases them. */
@@ -84,6 +103,7 @@ const HOST_KEYS: ReadonlyArray<[hostSuffix: string, envVars: string[]]> = [
   ['bigmodel.cn', ['ZAI_API_KEY']],
   ['moonshot.ai', ['MOONSHOT_API_KEY', 'KIMI_API_KEY']],
   ['moonshot.cn', ['MOONSHOT_API_KEY', 'KIMI_API_KEY']],
+  ['nvidia.com', ['NGC_API_KEY']],
   ['poe.com', ['POE_API_KEY']],
   ['aliyuncs.com', ['QWEN_API_KEY']],
   ['api.openai.com', ['OPENAI_API_KEY']],
@@ -163,6 +183,40 @@ export function inferBackendType(model: string): string | undefined {
   if (m.startsWith('glm-')) return 'zai';
   if (m.startsWith('gemini')) return 'gemini';
   return undefined;
+}
+
+/**
+ * Upstream's default model per backend type (`massgen/backend/capabilities.py` default_model, v0.1.91), used when a
+ * config leaves `model` out. Types whose upstream default is "custom" (chatcompletion, local servers, OpenRouter, Poe)
+ * have none: their model must be named.
+ */
+export const UPSTREAM_DEFAULT_MODELS: Readonly<Record<string, string>> = {
+  openai: 'gpt-5.4',
+  claude: 'claude-opus-4-6',
+  anthropic: 'claude-opus-4-6',
+  gemini: 'gemini-3-flash-preview',
+  grok: 'grok-4.20-0309-reasoning',
+  azure_openai: 'gpt-4o',
+  zai: 'glm-4.5',
+  cerebras: 'llama-3.3-70b',
+  together: 'Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8',
+  fireworks: 'accounts/fireworks/models/llama-v3p3-70b-instruct',
+  groq: 'llama-3.3-70b-versatile',
+  moonshot: 'moonshot-v1-128k',
+  nvidia_nim: 'moonshotai/kimi-k2.5',
+  nebius: 'Qwen/Qwen3-4B-fast',
+  qwen: 'qwen-max',
+};
+
+/**
+ * Whether an OpenAI-compatible backend speaks OpenAI's Responses API. Upstream's `openai` type always does; here it
+ * does at OpenAI's own API only, because the other servers a `type: openai` config points at (Ollama, a proxy, our
+ * test fakes) mostly serve chat completions alone. `api:` (ours) decides either way.
+ */
+export function usesResponsesApi(backend: { type: string; family: ProviderFamily; baseUrl?: string; api?: 'responses' | 'chat_completions' }): boolean {
+  if (backend.family !== 'openai-compatible') return false;
+  if (backend.api) return backend.api === 'responses';
+  return backend.type.toLowerCase() === 'openai' && (backend.baseUrl === undefined || hostOf(backend.baseUrl) === 'api.openai.com');
 }
 
 /** Models used when we build a team without a config (discovery) and in example snippets. Cheap, widely available. */

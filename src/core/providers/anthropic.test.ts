@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { rejection, request } from '../../../test/helpers/provider-tests';
+import { closedPort, providerBattery, rejection, request, type BatteryReply } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
-import { createServer } from 'node:net';
 import { AnthropicProvider, type AnthropicOptions } from './anthropic';
 import { RAW_ARGUMENTS_KEY } from './turns';
 import type { ChatMessage, StreamDelta } from './types';
@@ -12,6 +11,7 @@ import {
   type FakeAnthropicBody,
   type FakeAnthropicHandler,
   type FakeAnthropicOptions,
+  type FakeAnthropicReply,
   type FakeAnthropicServer,
 } from '../../../test/fakes/anthropic-server';
 
@@ -472,6 +472,22 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     assert.equal(error.kind, 'aborted');
   });
 
+  it('offers the web search server tool when enabled, and keeps its blocks out of the text and the tool calls', async () => {
+    const s = await start(() => ({ webSearch: { query: 'iso 8601 duration', results: [{ url: 'https://example.org/iso', title: 'ISO 8601' }] }, text: 'PT1H30M is 90 minutes.', toolCalls: [{ name: 'vote', input: { agent_id: 'agent1' } }] }));
+    const deltas: StreamDelta[] = [];
+    const response = await provider({ webSearch: true }).complete(request({ tools: TOOLS, toolChoice: 'required' }), { signal: live(), onDelta: (d) => deltas.push(d) });
+    assert.equal(response.text, 'PT1H30M is 90 minutes.');
+    assert.equal(texts(deltas), 'PT1H30M is 90 minutes.');
+    assert.deepEqual(response.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['vote', { agent_id: 'agent1' }]]);
+    const sent = body().tools ?? [];
+    assert.deepEqual(sent.slice(2), [{ type: 'web_search_20250305', name: 'web_search' }]);
+    assert.deepEqual(body().tool_choice, { type: 'any' });
+
+    await provider({ webSearch: true }).complete(request(), { signal: live() });
+    assert.deepEqual(s.requests[1].body?.tools, [{ type: 'web_search_20250305', name: 'web_search' }]);
+    assert.equal(s.requests[1].body?.tool_choice, undefined);
+  });
+
   it('reports a refused connection as network, naming the base URL', async () => {
     const port = await closedPort();
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -554,11 +570,41 @@ describe('fake Anthropic server', () => {
   });
 });
 
-/** A port that was free a moment ago, so connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+
+const ANTHROPIC_ERROR_TYPES: Record<number, string> = { 401: 'authentication_error', 429: 'rate_limit_error', 500: 'api_error', 503: 'api_error' };
+
+/** The battery's neutral replies in the Messages API's events. */
+function messagesReply(reply: BatteryReply): FakeAnthropicReply {
+  if ('error' in reply) {
+    const { status, message, retryAfterSeconds } = reply.error;
+    return { error: { status, type: ANTHROPIC_ERROR_TYPES[status] ?? 'api_error', message, ...(retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {}) } };
+  }
+  const chunkSize = reply.chunkSize ?? 8;
+  return {
+    text: reply.text,
+    thinking: reply.reasoning,
+    toolCalls: reply.toolCalls?.map((c) => ({ name: c.name, input: c.args })),
+    chunkSize,
+    delayMsPerChunk: reply.delayMsPerChunk,
+    ...(reply.usage ? { usage: { inputTokens: reply.usage.input - reply.usage.cached, cacheReadInputTokens: reply.usage.cached, cacheCreationInputTokens: 0, outputTokens: reply.usage.output } } : {}),
+    // message_start, ping and content_block_start come before the first text delta.
+    ...(reply.cut ? { cut: { afterEvents: 3 + Math.ceil(Math.ceil((reply.text ?? '').length / chunkSize) / 2) } } : {}),
+    ...(reply.endUnfinished ? { endWithoutStop: true } : {}),
+  };
 }
+
+providerBattery('AnthropicProvider (real @anthropic-ai/sdk against the fake Messages server)', {
+  async start(reply) {
+    const server = await startFakeAnthropic((r) => messagesReply(reply(r.index)));
+    return {
+      provider: (apiKey) => new AnthropicProvider({ model: 'claude-fake', baseUrl: server.baseUrl, apiKey }),
+      requestCount: () => server.requests.length,
+      outcome: (i) => server.requests[i].outcome,
+      close: () => server.close(),
+    };
+  },
+  unreachable(port) {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    return { provider: new AnthropicProvider({ model: 'm', baseUrl, apiKey: 'sk-ant-x-123456789' }), where: baseUrl };
+  },
+});

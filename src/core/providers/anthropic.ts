@@ -37,7 +37,15 @@ export interface AnthropicOptions {
    * system prompt + original task, so an agent's later turns read it from the cache. Default true.
    */
   promptCaching?: boolean;
+  /**
+   * Offer Claude's web search server tool (upstream's enable_web_search). Anthropic runs the searches itself: the
+   * stream's server_tool_use and web_search_tool_result blocks are its work, the text after them the answer.
+   */
+  webSearch?: boolean;
 }
+
+/** Anthropic's web search server tool, by the version the Messages API documents. */
+const WEB_SEARCH_TOOL = { type: 'web_search_20250305', name: 'web_search' } as const;
 
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_MAX_TOKENS = 8192;
@@ -182,8 +190,8 @@ export class AnthropicProvider implements ModelProvider {
       const lastBlock = firstUser?.content[firstUser.content.length - 1];
       if (lastBlock) markCacheBreakpoint(lastBlock);
     }
-    const hasTools = request.tools.length > 0;
-    const toolChoice = request.toolChoice ? TOOL_CHOICES[request.toolChoice] : undefined;
+    const hasTools = request.tools.length > 0 || this.options.webSearch === true;
+    const toolChoice = request.toolChoice && request.tools.length > 0 ? TOOL_CHOICES[request.toolChoice] : undefined;
     return {
       model: this.model,
       max_tokens: request.maxTokens ?? this.options.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -192,9 +200,10 @@ export class AnthropicProvider implements ModelProvider {
       messages,
       ...(hasTools
         ? {
-            tools: request.tools.map(
-              (t): Tool => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' } }),
-            ),
+            tools: [
+              ...request.tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' } })),
+              ...(this.options.webSearch ? [WEB_SEARCH_TOOL] : []),
+            ],
             ...(toolChoice ? { tool_choice: toolChoice } : {}),
           }
         : {}),

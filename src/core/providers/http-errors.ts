@@ -139,7 +139,7 @@ const NETWORK_REASONS: Record<string, string> = {
 };
 
 /** Why a connection failed, in words a user can act on: the most telling reason along the cause chain. */
-function describeNetworkCause(error: unknown): string {
+export function describeNetworkCause(error: unknown): string {
   let deepest = '';
   // SDK error → undici "fetch failed" → system error.
   for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {

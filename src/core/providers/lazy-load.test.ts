@@ -10,6 +10,7 @@ import type { ProviderFamily } from '../config/types';
 const FACTORY = resolve(__dirname, 'factory.ts');
 const OPENAI_SDK = /[\\/]node_modules[\\/]openai[\\/]/;
 const ANTHROPIC_SDK = /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/]/;
+const GOOGLE_SDK = /[\\/]node_modules[\\/]@google[\\/]genai[\\/]/;
 
 /** The module paths a fresh process has loaded after building a provider of `family` (none: only loading factory.ts). */
 async function modulesLoadedFor(family?: ProviderFamily): Promise<string[]> {
@@ -33,12 +34,21 @@ describe('provider SDKs load lazily', () => {
     const loaded = await modulesLoadedFor('anthropic');
     assert.ok(loaded.some((path) => ANTHROPIC_SDK.test(path)), 'the Anthropic SDK was not loaded at all');
     assertNotLoaded(loaded, OPENAI_SDK);
+    assertNotLoaded(loaded, GOOGLE_SDK);
+  });
+
+  it('a Gemini-only run loads the Google GenAI SDK and neither of the others', async () => {
+    const loaded = await modulesLoadedFor('gemini');
+    assert.ok(loaded.some((path) => GOOGLE_SDK.test(path)), 'the Google GenAI SDK was not loaded at all');
+    assertNotLoaded(loaded, OPENAI_SDK);
+    assertNotLoaded(loaded, ANTHROPIC_SDK);
   });
 
   it('an OpenAI-compatible run loads the OpenAI SDK and not the Anthropic SDK', async () => {
     const loaded = await modulesLoadedFor('openai-compatible');
     assert.ok(loaded.some((path) => OPENAI_SDK.test(path)), 'the OpenAI SDK was not loaded at all');
     assertNotLoaded(loaded, ANTHROPIC_SDK);
+    assertNotLoaded(loaded, GOOGLE_SDK);
   });
 
   it('loading the factory loads neither SDK', async () => {
@@ -46,5 +56,6 @@ describe('provider SDKs load lazily', () => {
     assert.ok(loaded.some((path) => path.endsWith('factory.ts')), 'the factory was not loaded');
     assertNotLoaded(loaded, OPENAI_SDK);
     assertNotLoaded(loaded, ANTHROPIC_SDK);
+    assertNotLoaded(loaded, GOOGLE_SDK);
   });
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { rejection, request } from '../../../test/helpers/provider-tests';
+import { closedPort, providerBattery, rejection, request, type BatteryReply } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
-import { createServer } from 'node:net';
 import { OpenAICompatibleProvider } from './openai-compatible';
 import type { ModelResponse, StreamDelta } from './types';
 import {
@@ -604,11 +603,39 @@ describe('coordinationScript (fake MassGen agents)', () => {
   });
 });
 
-/** A port that was free a moment ago, so connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+
+/** The battery's neutral replies in the chat completions wire format. */
+function chatReply(reply: BatteryReply): FakeStreamReply | FakeErrorReply {
+  if ('error' in reply) {
+    const { status, message, retryAfterSeconds } = reply.error;
+    return { error: { status, message, ...(retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {}) } };
+  }
+  const chunkSize = reply.chunkSize ?? 8;
+  return {
+    text: reply.text,
+    reasoning: reply.reasoning,
+    toolCalls: reply.toolCalls?.map((c) => ({ name: c.name, arguments: c.args })),
+    chunkSize,
+    delayMsPerChunk: reply.delayMsPerChunk,
+    ...(reply.usage ? { usage: { promptTokens: reply.usage.input, cachedTokens: reply.usage.cached, completionTokens: reply.usage.output } } : {}),
+    // The role chunk comes first.
+    ...(reply.cut ? { cut: { afterChunks: 1 + Math.ceil(Math.ceil((reply.text ?? '').length / chunkSize) / 2) } } : {}),
+    ...(reply.endUnfinished ? { endWithoutFinish: true } : {}),
+  };
 }
+
+providerBattery('OpenAICompatibleProvider (real openai SDK against the fake chat completions server)', {
+  async start(reply) {
+    const server = await startFakeOpenAI((r) => chatReply(reply(r.index)));
+    return {
+      provider: (apiKey) => new OpenAICompatibleProvider({ model: 'fake-model', baseUrl: server.baseUrl, apiKey }),
+      requestCount: () => server.requests.length,
+      outcome: (i) => server.requests[i].outcome,
+      close: () => server.close(),
+    };
+  },
+  unreachable(port) {
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    return { provider: new OpenAICompatibleProvider({ model: 'm', baseUrl }), where: baseUrl };
+  },
+});

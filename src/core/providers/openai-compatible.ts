@@ -24,7 +24,14 @@ export interface OpenAICompatibleOptions {
   temperature?: number;
   maxTokens?: number;
   topP?: number;
+  /**
+   * Upstream's `reasoning` block: OpenRouter reads it as it is, other chat-completions servers (OpenAI, Groq, vLLM…)
+   * read the effort as `reasoning_effort`. A server that refuses the field is sent the request once more without it.
+   */
+  reasoning?: { effort?: string; [key: string]: unknown };
   defaultHeaders?: Record<string, string>;
+  /** Query parameters on every request (Azure OpenAI's `api-version`). */
+  defaultQuery?: Record<string, string>;
   /** Replaces the global fetch (tests, proxies). */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
@@ -34,7 +41,7 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 type OpenAIMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type Fetch = NonNullable<OpenAICompatibleOptions['fetch']>;
 /** Optional request fields some servers refuse with a 400. */
-type OptionalField = 'stream_options' | 'tool_choice';
+type OptionalField = 'stream_options' | 'tool_choice' | 'reasoning' | 'reasoning_effort';
 
 /** A chunk as servers really send it: looser than the SDK's types in every field read here. */
 interface WireChunk {
@@ -82,7 +89,7 @@ interface ToolCallSlot {
 type APIErrorWithBody = APIError & { responseBody?: unknown };
 
 /** The SDK client, keeping error bodies whole: vLLM, FastAPI servers and proxies put their explanation elsewhere. */
-class Client extends OpenAI {
+export class Client extends OpenAI {
   protected override makeStatusError(status: number, error: object | undefined, message: string | undefined, headers: Headers): APIError {
     // `error` is the parsed JSON body, `message` the raw text when the body is not JSON.
     const apiError: APIErrorWithBody = super.makeStatusError(status, error as object, message, headers);
@@ -112,6 +119,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       maxRetries: 0,
       timeout: HEADERS_TIMEOUT_MS,
       defaultHeaders: options.defaultHeaders,
+      defaultQuery: options.defaultQuery,
       fetch: closingLastEvent(options.fetch ?? globalThis.fetch),
     });
     this.errors = {
@@ -177,16 +185,31 @@ export class OpenAICompatibleProvider implements ModelProvider {
         : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(this.options.topP !== undefined ? { top_p: this.options.topP } : {}),
+      ...this.reasoningFields(),
       // OpenAI's newer models reject max_tokens; many local servers only know it.
       ...(maxTokens !== undefined ? (this.isOpenAI() ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }) : {}),
     };
   }
 
+  /** The reasoning setting in the field this server reads, unless it refused that field before. */
+  private reasoningFields(): { reasoning?: object; reasoning_effort?: OpenAI.ReasoningEffort } {
+    const reasoning = this.options.reasoning;
+    if (!reasoning) return {};
+    if (this.host().endsWith('openrouter.ai')) return this.refusedFields.has('reasoning') ? {} : { reasoning };
+    return reasoning.effort && !this.refusedFields.has('reasoning_effort') ? { reasoning_effort: reasoning.effort as OpenAI.ReasoningEffort } : {};
+  }
+
+  /** OpenAI and Azure OpenAI, whose newer models take max_completion_tokens only. */
   private isOpenAI(): boolean {
+    const host = this.host();
+    return host === 'api.openai.com' || host.endsWith('.openai.azure.com');
+  }
+
+  private host(): string {
     try {
-      return new URL(this.baseUrl).hostname === 'api.openai.com';
+      return new URL(this.baseUrl).hostname;
     } catch {
-      return false;
+      return '';
     }
   }
 
@@ -198,17 +221,22 @@ export class OpenAICompatibleProvider implements ModelProvider {
       return new ProviderError('server', `${at} reported an error in its response: ${serverMessage}`);
     }
     // Many servers serve the API under /v1 only; guessing a rewrite would break paths like OpenRouter's /api/v1.
-    const v1 = this.baseUrl.endsWith('/v1') ? '' : `; did you mean ${this.baseUrl}/v1?`;
+    const v1 = this.baseUrl.endsWith('/v1') || this.options.defaultQuery ? '' : `; did you mean ${this.baseUrl}/v1?`;
     return statusError(error.status, at, serverMessage, error.headers, v1);
   }
 
-  /** The server's explanation, redacted; one from a body in another shape than OpenAI's is cut to its gist. */
   private serverMessage(error: APIErrorWithBody): string {
-    const message = (error.error as { message?: unknown } | undefined)?.message;
-    if (typeof message === 'string' && message) return redact(message, this.apiKey);
-    // Redact before clipping, so no part of the key survives the cut.
-    return clip(redact(error.responseBody === undefined ? error.message : bodyText(error.responseBody), this.apiKey));
+    return serverMessage(error, this.apiKey);
   }
+}
+
+/** The server's explanation, redacted; one from a body in another shape than OpenAI's is cut to its gist. */
+export function serverMessage(error: APIError, apiKey: string | undefined): string {
+  const message = (error.error as { message?: unknown } | undefined)?.message;
+  if (typeof message === 'string' && message) return redact(message, apiKey);
+  const body = (error as APIErrorWithBody).responseBody;
+  // Redact before clipping, so no part of the key survives the cut.
+  return clip(redact(body === undefined ? error.message : bodyText(body), apiKey));
 }
 
 function toOpenAIMessage(message: ChatMessage): OpenAIMessage {
@@ -339,12 +367,19 @@ const UNKNOWN_FIELD = /unrecognized (request )?(argument|field|key|parameter)|ex
  */
 function blamedFields(message: string): OptionalField[] {
   const toolChoice = /tool[_ ]choice/i.test(message);
-  const streamOptions = /stream_options/i.test(message) || (!toolChoice && UNKNOWN_FIELD.test(message));
-  return [...(streamOptions ? ['stream_options' as const] : []), ...(toolChoice ? ['tool_choice' as const] : [])];
+  const effort = /reasoning[_ ]effort/i.test(message);
+  const reasoning = !effort && /\breasoning\b/i.test(message);
+  const streamOptions = /stream_options/i.test(message) || (!toolChoice && !effort && !reasoning && UNKNOWN_FIELD.test(message));
+  return [
+    ...(streamOptions ? ['stream_options' as const] : []),
+    ...(toolChoice ? ['tool_choice' as const] : []),
+    ...(effort ? ['reasoning_effort' as const] : []),
+    ...(reasoning ? ['reasoning' as const] : []),
+  ];
 }
 
 /** Readable text from an error body: a message-like member of JSON, or the text of an HTML page or plain text. */
-function bodyText(body: unknown): string {
+export function bodyText(body: unknown): string {
   if (body && typeof body === 'object') {
     const { message, detail, error } = body as Record<string, unknown>;
     const text = [message, detail, error].find((v) => typeof v === 'string' && v);
@@ -359,7 +394,7 @@ function bodyText(body: unknown): string {
 
 const MAX_BODY_TEXT = 200;
 
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > MAX_BODY_TEXT ? `${text.slice(0, MAX_BODY_TEXT).trimEnd()}…` : text;
 }
 
@@ -367,7 +402,7 @@ function clip(text: string): string {
  * The SDK's SSE decoder drops a last event that lacks its closing blank line, which servers ending without `[DONE]`
  * send; a trailing blank line restores it, and is harmless to SSE and JSON bodies alike.
  */
-function closingLastEvent(fetchImpl: Fetch): Fetch {
+export function closingLastEvent(fetchImpl: Fetch): Fetch {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
     if (!response.ok || !response.body) return response;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Pricing } from '../config/types';
-import { backendPricing, costUsd, resolvePricing, totalCost } from './cost';
+import { backendPricing, costUsd, resolvePricing, tableContextWindow, totalCost } from './cost';
 import prices from './prices.json';
 
 const p = (inputPerMillion: number, cachedInputPerMillion: number, outputPerMillion: number): Pricing =>
@@ -71,7 +71,7 @@ describe('resolvePricing', () => {
 });
 
 describe('backendPricing', () => {
-  const backend = (model: string, extra: Partial<{ family: 'openai-compatible' | 'vscode-lm'; baseUrl: string; pricing: Pricing }> = {}) =>
+  const backend = (model: string, extra: Partial<{ type: string; family: 'openai-compatible' | 'vscode-lm'; baseUrl: string; pricing: Pricing }> = {}) =>
     ({ family: 'openai-compatible' as const, model, baseUrl: 'https://api.openai.com/v1', ...extra });
 
   it('says where the price comes from and where the model runs', () => {
@@ -84,6 +84,14 @@ describe('backendPricing', () => {
 
   it('a local proxy to a listed model is still priced', () => {
     assert.equal(backendPricing(backend('gpt-4o-mini', { baseUrl: 'http://127.0.0.1:4000' })).pricing?.inputPerMillion, 0.15);
+    assert.equal(backendPricing(backend('gpt-4o-mini', { type: 'openai', baseUrl: 'http://127.0.0.1:4000' })).pricing?.inputPerMillion, 0.15);
+  });
+
+  it('a model on a self-hosted server at a local URL is not priced as the vendor\'s, whatever its name', () => {
+    for (const type of ['chatcompletion', 'ollama', 'lmstudio', 'vllm', 'sglang']) {
+      assert.deepEqual(backendPricing(backend('gpt-4o', { type, baseUrl: 'http://localhost:8000/v1' })), { pricing: null, source: null, host: 'local' }, type);
+    }
+    assert.equal(backendPricing(backend('gpt-4o', { type: 'chatcompletion', baseUrl: 'https://api.openai.com/v1' })).source, 'table', 'a hosted URL is the vendor\'s');
   });
 
   it('VS Code chat models are not priced from the table', () => {
@@ -129,5 +137,17 @@ describe('totalCost', () => {
   it('carries the estimated flag of priced usage', () => {
     assert.equal(totalCost([{ id: 'a', usage: usage(10, 10, { estimated: true }), pricing: p(1, 1, 1) }]).estimated, true);
     assert.equal(totalCost([{ id: 'a', usage: usage(10, 10, { estimated: true }), pricing: null }]).estimated, false);
+  });
+});
+
+describe('prices.json: Gemini', () => {
+  it('prices Gemini models by name, variants apart, OpenRouter names too, with their context windows', () => {
+    assert.deepEqual(resolvePricing('gemini-2.5-flash'), { inputPerMillion: 0.3, cachedInputPerMillion: 0.03, outputPerMillion: 2.5 });
+    assert.deepEqual(resolvePricing('gemini-2.5-flash-lite'), { inputPerMillion: 0.1, cachedInputPerMillion: 0.01, outputPerMillion: 0.4 });
+    assert.deepEqual(resolvePricing('google/gemini-2.5-pro'), { inputPerMillion: 1.25, cachedInputPerMillion: 0.125, outputPerMillion: 10 });
+    assert.deepEqual(resolvePricing('gemini-3-flash-preview'), { inputPerMillion: 0.5, cachedInputPerMillion: 0.05, outputPerMillion: 3 });
+    assert.equal(resolvePricing('gemini-3.1-pro-preview'), null);
+    assert.equal(resolvePricing('gemini-2.5-flash-preview-09-2025'), null);
+    assert.equal(tableContextWindow('gemini-3-pro-preview'), 1048576);
   });
 });

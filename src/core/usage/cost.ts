@@ -72,15 +72,19 @@ export interface BackendPricing {
   host: 'api' | 'local' | 'vscode-lm';
 }
 
+/** Backend types for a server of the user's own: a model served there (even one named gpt-4o) is not billed by a vendor. */
+const SELF_HOSTED_TYPES = new Set(['chatcompletion', 'ollama', 'lmstudio', 'vllm', 'sglang']);
+
 /**
- * Pricing for a configured backend. The table applies by model name whatever the URL (a localhost proxy such as
- * LiteLLM still bills the vendor's prices), except for VS Code chat models, whose names match the table but
- * which the user does not pay per token for.
+ * Pricing for a configured backend. The table applies by model name whatever the URL (an `openai` backend at a
+ * localhost proxy such as LiteLLM still bills the vendor's prices), except for VS Code chat models, whose names match
+ * the table but which the user does not pay per token for, and for a self-hosted server type at a local URL.
  */
-export function backendPricing(backend: Pick<BackendConfig, 'family' | 'model' | 'baseUrl' | 'pricing'>): BackendPricing {
+export function backendPricing(backend: Pick<BackendConfig, 'family' | 'model' | 'baseUrl' | 'pricing'> & { type?: string }): BackendPricing {
   const host = backend.family === 'vscode-lm' ? 'vscode-lm' : backend.baseUrl && isLocalUrl(backend.baseUrl) ? 'local' : 'api';
   if (backend.pricing) return { pricing: backend.pricing, source: 'config', host };
-  const pricing = host === 'vscode-lm' ? null : tablePrice(backend.model);
+  const selfHosted = host === 'local' && SELF_HOSTED_TYPES.has((backend.type ?? '').toLowerCase());
+  const pricing = host === 'vscode-lm' || selfHosted ? null : tablePrice(backend.model);
   return { pricing, source: pricing ? 'table' : null, host };
 }
 
