@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { buildProduction } from './lib/build';
 import { table, type Goal, type Scenario, type ScenarioResult } from './lib/report';
 import { activation } from './scenarios/activation';
+import { checks } from './scenarios/checks';
 import { consensus } from './scenarios/consensus';
 import { overhead } from './scenarios/overhead';
 import { sandbox } from './scenarios/sandbox';
@@ -25,7 +26,7 @@ import { stress } from './scenarios/stress';
 import { viewer } from './scenarios/viewer';
 import { workspace } from './scenarios/workspace';
 
-const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, viewer, scale, sizes, workspace, sandbox, stress];
+const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, viewer, scale, sizes, workspace, sandbox, stress, checks];
 
 interface Args {
   quick: boolean;

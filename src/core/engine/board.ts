@@ -1,7 +1,7 @@
 // The answer board: every answer version of the run, the latest per agent, and a revision number that grows
 // with each new answer. A vote is current only while the revision it saw is still the board's revision.
 
-import type { AnswerChange } from './events';
+import type { AnswerChange, CheckResult } from './events';
 import type { BoardEntry } from './prompts';
 
 export interface AnswerVersion {
@@ -18,6 +18,8 @@ export interface AnswerVersion {
   change?: AnswerChange;
   /** How much of the board its author had seen when writing it (the board revision), for the no-votes fallback. */
   informed: number;
+  /** In a run with checks: their results on this version. */
+  checks?: CheckResult[];
 }
 
 export class Board {
@@ -29,7 +31,7 @@ export class Board {
   constructor(private readonly order: { id: string; label: string }[]) {}
 
   /** `informed`: the board revision the author had seen; `change`: the answer's snapshot in a workspace run. */
-  add(agentId: string, content: string, { informed = 0, change }: { informed?: number; change?: AnswerChange } = {}): AnswerVersion {
+  add(agentId: string, content: string, { informed = 0, change, checks }: { informed?: number; change?: AnswerChange; checks?: CheckResult[] } = {}): AnswerVersion {
     const agent = this.order.find((a) => a.id === agentId);
     if (!agent) throw new Error(`unknown agent ${agentId}`);
     const version = (this.latestByAgent.get(agentId)?.version ?? 0) + 1;
@@ -43,6 +45,7 @@ export class Board {
       revision: this.revision,
       informed,
       ...(change ? { change } : {}),
+      ...(checks ? { checks } : {}),
     };
     this.all.push(answer);
     this.latestByAgent.set(agentId, answer);
@@ -73,5 +76,11 @@ export class Board {
 }
 
 export function toBoardEntry(answer: AnswerVersion): BoardEntry {
-  return { label: answer.agentLabel, versionLabel: answer.label, content: answer.content, ...(answer.change ? { change: answer.change } : {}) };
+  return {
+    label: answer.agentLabel,
+    versionLabel: answer.label,
+    content: answer.content,
+    ...(answer.change ? { change: answer.change } : {}),
+    ...(answer.checks ? { checks: answer.checks } : {}),
+  };
 }

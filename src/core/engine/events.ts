@@ -76,6 +76,31 @@ export interface AnswerChange {
   bytesWritten: number;
 }
 
+/** How one check ended on one answer version. */
+export type CheckStatus = 'passed' | 'failed' | 'timeout' | 'error' | 'cancelled';
+
+/** A project check's result on one answer version, bound to it like a vote. */
+export interface CheckResult {
+  name: string;
+  required: boolean;
+  status: CheckStatus;
+  /** The command's exit code; null when it did not exit by itself. */
+  exitCode: number | null;
+  durationMs: number;
+  /** The end of its output (where test runners put failures), capped; why it could not run, for 'error'. */
+  output: string;
+  /** Reused from an identical change checked earlier in the run. */
+  cached: boolean;
+}
+
+/** How the winner stands against the checks (runs with checks only). */
+export interface WinnerVerification {
+  /** passed: every required check passed; failed: one failed (under gate: no answer passed); unchecked: no results. */
+  status: 'passed' | 'failed' | 'unchecked';
+  /** Under gate: the answer the votes chose, passed over for the winner because it failed these required checks. */
+  overruled?: { label: string; failed: string[] };
+}
+
 interface Base {
   /** Sequence number, from 1, gap-free within a run. */
   seq: number;
@@ -106,11 +131,14 @@ export type RunEventBody =
   | { type: 'budget_reached'; limit: BudgetLimit; limitValue: number; spent: { costUsd: number; totalTokens: number; calls: number } }
   /** `change`: in a workspace run, the snapshot of the agent's copy bound to this version. */
   | { type: 'answer_added'; agentId: string; label: string; version: number; content: string; boardRevision: number; change?: AnswerChange }
+  /** The engine started the project's checks on an answer version, before the answer joins the board. */
+  | { type: 'checks_started'; agentId: string; label: string; names: string[] }
+  | { type: 'check_finished'; agentId: string; label: string; result: CheckResult }
   | { type: 'vote_cast'; vote: VoteRecord }
   | { type: 'vote_invalidated'; voterId: string; targetLabel: string; reason: string }
   | { type: 'turn_failed'; agentId: string; error: string; cause: FailureCause; willRetry: boolean }
   | { type: 'agent_failed'; agentId: string; error: string; cause: FailureCause }
-  | { type: 'winner_selected'; agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: 'current_votes' | 'latest_votes' | 'most_informed' }
+  | { type: 'winner_selected'; agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: 'current_votes' | 'latest_votes' | 'most_informed'; verification?: WinnerVerification }
   | { type: 'final_started'; agentId: string; mode: 'as_is' | 'synthesize' }
   | { type: 'final_answer'; agentId: string; label: string; content: string; mode: 'as_is' | 'synthesize'; fallback?: string }
   | { type: 'run_ended'; reason: EndReason; winnerId: string | null; durationMs: number; error?: string };

@@ -5,7 +5,8 @@
 
 import type { ModelRequest } from '../providers/types';
 import { toBoardEntry, type AnswerVersion } from './board';
-import type { EndReason } from './events';
+import { gateWinner } from './check-gate';
+import type { EndReason, VoteRecord, WinnerVerification } from './events';
 import { callModel } from './model-call';
 import type { RunResult } from './ports';
 import { buildSynthesisSystemPrompt, buildSynthesisUserMessage } from './prompts';
@@ -21,37 +22,48 @@ interface Winner {
   tieBreak: boolean;
   basis: WinnerBasis;
   reasons: string[];
+  /** Runs with checks: how the winner stands against them. */
+  verification?: WinnerVerification;
 }
 
 function pickWinner(ctx: RunContext): Winner | null {
   const { board } = ctx;
   const order = ctx.agents.map((a) => a.spec.id);
-  const candidates = new Set(board.current().map((a) => a.agentId));
-  if (candidates.size === 0) return null;
-  const current = ctx.live().flatMap((a) => (a.vote && ctx.hasCurrentVote(a) ? [a.vote] : []));
+  const current = board.current();
+  if (current.length === 0) return null;
+  const candidates = new Set(current.map((a) => a.agentId));
+  const currentVotes = ctx.live().flatMap((a) => (a.vote && ctx.hasCurrentVote(a) ? [a.vote] : []));
   // Past the limits: a vote still counts if the version it chose is still that agent's latest answer.
   const stillValid = ctx.agents.flatMap((a) => {
     const v = a.lastVote;
     return v && board.latest(v.targetId)?.label === v.targetLabel ? [v] : [];
   });
-  for (const [basis, votes] of [['current_votes', current], ['latest_votes', stillValid]] as const) {
+  for (const [basis, votes] of [['current_votes', currentVotes], ['latest_votes', stillValid]] as const) {
     const tally = tallyVotes(order, votes, candidates);
     if (tally.winnerId) {
-      // The tally only names candidates, and every candidate has a latest answer.
-      const answer = board.latest(tally.winnerId)!;
-      const reasons = votes.filter((v) => v.targetId === tally.winnerId && v.reason).map((v) => v.reason);
-      return { answer, votes: tally.counts, tieBreak: tally.tieBreak, basis, reasons };
+      // Most votes first, ties by config order (the order of `current`; the sort is stable).
+      const ranked = [...current].sort((a, b) => (tally.counts[b.agentId] ?? 0) - (tally.counts[a.agentId] ?? 0));
+      return decide(ctx, ranked, { votes: tally.counts, tieBreak: tally.tieBreak, basis }, votes);
     }
   }
-  return { answer: mostInformed(board.current()), votes: {}, tieBreak: false, basis: 'most_informed', reasons: [] };
+  return decide(ctx, byInformed(current), { votes: {}, tieBreak: false, basis: 'most_informed' }, []);
+}
+
+/** The first of `ranked` wins, unless the checks gate it out (see check-gate.ts). */
+function decide(ctx: RunContext, ranked: AnswerVersion[], tally: Pick<Winner, 'votes' | 'tieBreak' | 'basis'>, votes: readonly VoteRecord[]): Winner {
+  const checks = ctx.options.checks;
+  const gate = checks ? gateWinner(ranked, checks.mode) : { index: 0, verification: undefined };
+  const answer = ranked[gate.index];
+  const reasons = votes.filter((v) => v.targetId === answer.agentId && v.reason).map((v) => v.reason);
+  return { ...tally, answer, tieBreak: gate.index === 0 && tally.tieBreak, reasons, ...(gate.verification ? { verification: gate.verification } : {}) };
 }
 
 /**
- * With no vote to go by: the answer written after seeing the most of the board (it could build on the most), ties
- * by config order. Upstream takes the most recent answer, which in a first round is whichever stream ended last.
+ * With no vote to go by: the answer written after seeing the most of the board (it could build on the most) first,
+ * ties by config order. Upstream takes the most recent answer, which in a first round is whichever stream ended last.
  */
-export function mostInformed(current: readonly AnswerVersion[]): AnswerVersion {
-  return current.reduce((best, a) => (a.informed > best.informed ? a : best));
+export function byInformed(current: readonly AnswerVersion[]): AnswerVersion[] {
+  return [...current].sort((a, b) => b.informed - a.informed);
 }
 
 export async function finish(ctx: RunContext, reason: EndReason): Promise<RunResult> {
@@ -66,11 +78,19 @@ export async function finish(ctx: RunContext, reason: EndReason): Promise<RunRes
     return { reason, winnerId: null, winnerLabel: null, finalAnswer: null, error, durationMs };
   }
   const { answer } = winner;
-  ctx.emit({ type: 'winner_selected', agentId: answer.agentId, label: answer.label, votes: winner.votes, tieBreak: winner.tieBreak, basis: winner.basis });
+  ctx.emit({
+    type: 'winner_selected',
+    agentId: answer.agentId,
+    label: answer.label,
+    votes: winner.votes,
+    tieBreak: winner.tieBreak,
+    basis: winner.basis,
+    ...(winner.verification ? { verification: winner.verification } : {}),
+  });
   const finalAnswer = await presentFinal(ctx, winner);
   const durationMs = Date.now() - ctx.started;
   ctx.emit({ type: 'run_ended', reason, winnerId: answer.agentId, durationMs, error });
-  return { reason, winnerId: answer.agentId, winnerLabel: answer.label, finalAnswer, error, durationMs };
+  return { reason, winnerId: answer.agentId, winnerLabel: answer.label, finalAnswer, error, durationMs, ...(winner.verification ? { verification: winner.verification } : {}) };
 }
 
 async function presentFinal(ctx: RunContext, { answer, reasons, tieBreak }: Winner): Promise<string> {

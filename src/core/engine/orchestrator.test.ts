@@ -6,7 +6,7 @@ import { reduceEvents } from './run-state';
 import { boardHasAnswers, runTeam, type TeamMember } from '../../../test/helpers/test-team';
 import { estimatePromptTokens } from './budget';
 import { shareRoom } from './context-fit';
-import { mostInformed } from './finish';
+import { byInformed } from './finish';
 import type { AgentWorkspace } from './ports';
 
 /** Answers first, then votes for `target` once answers are visible. */
@@ -893,8 +893,8 @@ describe('orchestrator: the winner without votes is deterministic', () => {
 
   it('prefers the answer written after seeing the most of the board; ties go to config order', () => {
     const v = (agentLabel: string, informed: number) => ({ agentId: agentLabel, agentLabel, label: `${agentLabel}.1`, version: 1, content: '', revision: 1, informed });
-    assert.equal(mostInformed([v('agent1', 0), v('agent2', 2), v('agent3', 1)]).agentLabel, 'agent2');
-    assert.equal(mostInformed([v('agent1', 1), v('agent2', 1)]).agentLabel, 'agent1');
+    assert.deepEqual(byInformed([v('agent1', 0), v('agent2', 2), v('agent3', 1)]).map((a) => a.agentLabel), ['agent2', 'agent3', 'agent1']);
+    assert.deepEqual(byInformed([v('agent1', 1), v('agent2', 1)]).map((a) => a.agentLabel), ['agent1', 'agent2']);
   });
 });
 

@@ -3,7 +3,7 @@
 
 import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
 import type { ModelProvider, ToolCall, ToolSpec } from '../providers/types';
-import type { AnswerChange, EndReason, RunEvent, WorkspaceInfo } from './events';
+import type { AnswerChange, CheckResult, EndReason, RunEvent, WinnerVerification, WorkspaceInfo } from './events';
 import type { RetryPolicy } from './retry';
 
 /** Non-coordination tools an agent may use inside a turn (file tools, MCP). */
@@ -24,6 +24,18 @@ export interface AgentToolbox {
 export interface AgentWorkspace {
   /** Records the copy as answer version `versionLabel` (agentK.M); rejects, in words, when the copy cannot be read. */
   snapshot(versionLabel: string, signal: AbortSignal): Promise<AnswerChange>;
+}
+
+/** The project's checks, run by the engine on every answer version of a workspace run (see src/core/checks). */
+export interface AnswerChecks {
+  mode: 'inform' | 'gate';
+  /** The checks' names, in the order they run. */
+  names: readonly string[];
+  /**
+   * Runs every check on the version's snapshot, reporting each result as it ends. Never rejects: a check that cannot
+   * run is an 'error' result, one stopped by `signal` a 'cancelled' one.
+   */
+  run(version: { label: string; change: AnswerChange }, signal: AbortSignal, onResult: (result: CheckResult) => void): Promise<CheckResult[]>;
 }
 
 export interface EngineAgent {
@@ -53,6 +65,8 @@ export interface RunOptions {
   runId?: string;
   /** The folder a workspace run works on, for the run record (`run_started`). */
   workspace?: WorkspaceInfo;
+  /** Workspace runs with checks: run on each answer version before it joins the board. */
+  checks?: AnswerChecks;
   /** Clock for the prompt's CURRENT TIME; fixed for the run so the prompt prefix stays cacheable. */
   now?: () => Date;
   random?: () => number;
@@ -66,4 +80,6 @@ export interface RunResult {
   /** Set when the run ended without any usable answer, or every agent failed. */
   error?: string;
   durationMs: number;
+  /** Runs with checks: how the winner stands against them. */
+  verification?: WinnerVerification;
 }

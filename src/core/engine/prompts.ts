@@ -2,7 +2,7 @@
 // are tuned on. Labels are the run's one stable mapping: agentK = K-th agent in config order.
 
 import type { Sensitivity } from '../config/types';
-import type { AnswerChange } from './events';
+import type { AnswerChange, CheckResult } from './events';
 
 export interface BoardEntry {
   /** agentK */
@@ -12,6 +12,8 @@ export interface BoardEntry {
   content: string;
   /** In a workspace run: what the answer changed in the agent's copy. */
   change?: AnswerChange;
+  /** In a run with checks: their results on this version. */
+  checks?: readonly CheckResult[];
 }
 
 interface Section {
@@ -71,6 +73,8 @@ export interface CoordinationPromptInput {
   now: Date;
   /** The agent has reached its answer cap: only `vote` is offered. */
   voteOnly?: boolean;
+  /** Runs with checks: their names, and whether failing a required one keeps an answer from winning. */
+  checks?: { names: readonly string[]; gate: boolean };
 }
 
 export function buildCoordinationSystemPrompt(input: CoordinationPromptInput): string {
@@ -90,6 +94,7 @@ export function buildCoordinationSystemPrompt(input: CoordinationPromptInput): s
     input.voteOnly
       ? 'Make sure you actually call `vote` (in tool call format).'
       : 'Make sure you actually call `vote` or `new_answer` (in tool call format).',
+    input.checks ? formatChecksRule(input.checks) : '',
     `*Note*: The CURRENT TIME is **${formatTimestamp(input.now)}**.`,
   ].filter(Boolean);
   sections.push({ tag: 'massgen_coordination', priority: 2, body: coordination.join('\n\n') });
@@ -124,9 +129,37 @@ export function formatChange(label: string, change: AnswerChange): string {
   return `[Changed files (read them under peers/${label}/): ${listed.join(', ')}${rest}]`;
 }
 
-function answerBlock(e: BoardEntry): string {
+/** Characters of a failing check's output shown with an answer: its end, where test runners report failures. */
+export const CHECK_OUTPUT_CHARS = 1500;
+
+const CHECK_WORDS: Record<CheckResult['status'], string> = { passed: 'passed', failed: 'FAILED', timeout: 'TIMED OUT', error: 'could not run', cancelled: 'cancelled' };
+
+function formatChecksRule(checks: { names: readonly string[]; gate: boolean }): string {
+  const names = checks.names.map((n) => `\`${n}\``).join(', ');
+  return (
+    `MassGen runs the project's checks (${names}) on every answer's change, in a clean copy, and shows their results with each CURRENT ANSWER. ` +
+    (checks.gate ? 'An answer that fails a required check cannot win while another passes them. ' : '') +
+    'Weigh the results: prefer an answer whose checks pass; if your own answer fails one, fix it in a new answer.'
+  );
+}
+
+/** What the checks said about an answer version: one line, then the end of each failing check's output. */
+export function formatChecks(label: string, checks: readonly CheckResult[]): string {
+  const summary = checks.map((c) => `${c.name} ${CHECK_WORDS[c.status]}${c.status === 'failed' && c.exitCode !== null ? ` (exit ${c.exitCode})` : ''}${c.required ? '' : ' (optional)'}`);
+  const failing = checks
+    .filter((c) => c.status !== 'passed' && c.status !== 'cancelled' && c.output.trim())
+    .map((c) => `Output of ${c.name} (its end):\n${c.output.length > CHECK_OUTPUT_CHARS ? `…${c.output.slice(-CHECK_OUTPUT_CHARS)}` : c.output}`);
+  return [`[Checks on ${label}'s change: ${summary.join('; ')}]`, ...failing].join('\n');
+}
+
+function answerExtras(e: BoardEntry): string {
   const change = e.change ? `\n${formatChange(e.label, e.change)}` : '';
-  return `<${e.label}> ${e.content}${change} <end of ${e.label}>`;
+  const checks = e.checks?.length ? `\n${formatChecks(e.label, e.checks)}` : '';
+  return `${change}${checks}`;
+}
+
+function answerBlock(e: BoardEntry): string {
+  return `<${e.label}> ${e.content}${answerExtras(e)} <end of ${e.label}>`;
 }
 
 export function formatCurrentAnswers(entries: BoardEntry[]): string {
@@ -191,6 +224,10 @@ export const TEXT_TOOL_PROTOCOL =
  */
 export const COORDINATION_RESULTS = {
   answerRecorded: 'Your answer was recorded.',
+  answerChecked: (label: string, checks: readonly CheckResult[]) =>
+    checks.every((c) => c.status === 'passed')
+      ? `Your answer was recorded as ${label}; the project's checks passed on it.`
+      : `Your answer was recorded as ${label}, but not every check passed on it:\n${formatChecks(label, checks)}\nFix it in a new answer, or vote for an answer whose checks pass.`,
   voteRecorded: (note?: string) => (note ? `Your vote was recorded. ${note}` : 'Your vote was recorded.'),
   voteOvertaken: 'Your vote was not counted: new answers arrived while you were deciding. They are shown below.',
   voteBeforeNote: 'Your vote was not counted: the user sent a note that changes the task while you were deciding; you will be asked again with it.',
@@ -294,8 +331,7 @@ export function buildSynthesisUserMessage(input: SynthesisInput): string {
         (input.tieBreak ? ' (tie-broken by registration order)' : '');
   const answers = input.answers.map((e) => {
     const mine = e.label === input.winnerLabel ? ' (YOUR ANSWER)' : '';
-    const change = e.change ? `\n${formatChange(e.label, e.change)}` : '';
-    return `<${e.label}>${mine} ${e.content}${change} <end of ${e.label}>`;
+    return `<${e.label}>${mine} ${e.content}${answerExtras(e)} <end of ${e.label}>`;
   });
   return [
     formatOriginalMessage(input.task),

@@ -5,7 +5,7 @@ import type { Usage } from '../providers/types';
 import type { Budget, FinalAnswerMode } from '../config/types';
 import { assertNever } from '../util/errors';
 import { COORDINATION_TOOLS } from './tool-names';
-import type { AgentInfo, AnswerChange, EndReason, EventOf, FailureCause, RunEvent, VoteRecord, WorkspaceInfo } from './events';
+import type { AgentInfo, AnswerChange, CheckResult, EndReason, EventOf, FailureCause, RunEvent, VoteRecord, WinnerVerification, WorkspaceInfo } from './events';
 
 export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
 export type RunPhase = 'idle' | 'coordinating' | 'presenting' | 'done';
@@ -52,6 +52,13 @@ export interface NoteState {
   deliveredTo: string[];
 }
 
+/** The checks of one answer version: those still running are the `names` without a result. */
+export interface VersionChecks {
+  agentId: string;
+  names: string[];
+  results: CheckResult[];
+}
+
 export interface AgentState extends AgentInfo {
   status: AgentStatus;
   answerCount: number;
@@ -83,12 +90,21 @@ export interface RunState {
   agents: AgentState[];
   answers: AnswerState[];
   votes: VoteState[];
-  winner: { agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: EventOf<'winner_selected'>['basis'] } | null;
+  winner: {
+    agentId: string;
+    label: string;
+    votes: Record<string, number>;
+    tieBreak: boolean;
+    basis: EventOf<'winner_selected'>['basis'];
+    verification?: WinnerVerification;
+  } | null;
   finalAnswer: { agentId: string; label: string; content: string; mode: FinalAnswerMode; fallback?: string } | null;
   /** In a workspace run: the folder the agents work on. */
   workspace: WorkspaceInfo | null;
   /** The user's notes to the agents, in order. */
   notes: NoteState[];
+  /** Runs with checks: per answer version (agentK.M), the checks started on it and their results so far. */
+  checks: Record<string, VersionChecks>;
   endReason: EndReason | null;
   error: string | null;
   budget: Budget | null;
@@ -130,6 +146,7 @@ export function initialRunState(): RunState {
     budgetReached: null,
     workspace: null,
     notes: [],
+    checks: {},
     elapsedMs: 0,
     lastSeq: 0,
     usage: emptyUsage(),
@@ -272,7 +289,20 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       }
       break;
     case 'winner_selected':
-      state.winner = { agentId: event.agentId, label: event.label, votes: event.votes, tieBreak: event.tieBreak, basis: event.basis };
+      state.winner = {
+        agentId: event.agentId,
+        label: event.label,
+        votes: event.votes,
+        tieBreak: event.tieBreak,
+        basis: event.basis,
+        ...(event.verification ? { verification: event.verification } : {}),
+      };
+      break;
+    case 'checks_started':
+      state.checks[event.label] = { agentId: event.agentId, names: event.names, results: [] };
+      break;
+    case 'check_finished':
+      state.checks[event.label]?.results.push(event.result);
       break;
     case 'final_started':
       state.phase = 'presenting';

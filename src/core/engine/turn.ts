@@ -9,7 +9,8 @@ import { sleep } from '../util/sleep';
 import { BudgetStop, estimatePromptTokens } from './budget';
 import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
 import { deliverBoard, deliverNotes, toolResult } from './conversation';
-import type { AnswerChange, FailureCause, VoteRecord } from './events';
+import { checkAnswer } from './answer-checks';
+import type { AnswerChange, CheckResult, FailureCause, VoteRecord } from './events';
 import { callModel } from './model-call';
 import { fits, readAnswer, readAnswerTool, refit, windowOf } from './context-fit';
 import { buildCoordinationSystemPrompt, CONTEXT_TEXTS, COORDINATION_RESULTS, ENFORCEMENT_MESSAGE, ENFORCEMENT_MESSAGE_VOTE_ONLY, TEXT_TOOL_PROTOCOL } from './prompts';
@@ -167,9 +168,11 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     const seenLabels = ctx.agents.filter((a) => agent.seen.has(a.spec.id)).map((a) => a.label);
     const verdict = judge(ctx, agent, calls, voteOnly, seenLabels, change);
     switch (verdict.kind) {
-      case 'answer':
-        acceptAnswer(ctx, agent, verdict.call, verdict.content, textual, change);
+      case 'answer': {
+        const checks = change && ctx.options.checks ? await checkAnswer(ctx, agent, ctx.options.checks, change, signal) : undefined;
+        acceptAnswer(ctx, agent, verdict.call, verdict.content, textual, change, checks);
         return;
+      }
       case 'vote':
         acceptVote(ctx, agent, verdict.call, verdict.targetLabel, verdict.reason, textual, verdict.note);
         return;
@@ -200,6 +203,7 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     noveltyRequirement: ctx.options.orchestrator.answerNoveltyRequirement,
     now: ctx.promptTime,
     voteOnly,
+    ...(ctx.options.checks ? { checks: { names: ctx.options.checks.names, gate: ctx.options.checks.mode === 'gate' } } : {}),
   });
   const labels = ctx.agents.map((a) => a.label);
   const build = (messages: ModelRequest['messages']): ModelRequest => ({
@@ -296,16 +300,16 @@ function leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, can
   return canVote && verdict.results.every((r) => r.call.name === VOTE);
 }
 
-function acceptAnswer(ctx: RunContext, agent: AgentRuntime, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined): void {
+function acceptAnswer(ctx: RunContext, agent: AgentRuntime, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined, checks: CheckResult[] | undefined): void {
   const { board } = ctx;
   const sawEverything = agent.seenRevision === board.revision;
-  const answer = board.add(agent.spec.id, content, { informed: agent.seenRevision, change });
+  const answer = board.add(agent.spec.id, content, { informed: agent.seenRevision, change, checks });
   ctx.sameAs.delete(agent.label);
   agent.answerCount++;
   // `seen` is left alone: the agent is shown its own answer on the board next turn, under its anonymous label,
   // which is the only way it learns which label to vote for.
   if (sawEverything) agent.seenRevision = board.revision;
-  toolResult(ctx, agent, call, true, COORDINATION_RESULTS.answerRecorded, textual);
+  toolResult(ctx, agent, call, true, checks ? COORDINATION_RESULTS.answerChecked(answer.label, checks) : COORDINATION_RESULTS.answerRecorded, textual);
   ctx.emit({
     type: 'answer_added',
     agentId: agent.spec.id,

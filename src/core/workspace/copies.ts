@@ -17,6 +17,7 @@ import { fileChangesOf, renderPatch } from './patch';
 import { checkPathSyntax } from './path-guard';
 import { probeFolder, type Probe, type RepoInfo } from './repo-probe';
 import { grepTree } from './search';
+import { checkoutTree } from './checkout';
 import { createShadow, INDEX_DIR, missingObjectStore, readUserGitSettings, SHADOW_DIR } from './shadow-repo';
 import { isValidVersion, takeSnapshot, type RecordedVersion, type SnapshotTarget } from './snapshot';
 import { writeOwnerFile } from './sweep';
@@ -39,6 +40,8 @@ export interface WorkspaceCopiesOptions {
 // As in scratch.ts: names that are safe as folder names on every platform (and, for labels, contain no dot).
 const SAFE_RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** Where checkouts for the project's checks go in the run folder (a name no agent label can have). */
+const CHECKOUTS_DIR = '.checks';
 
 function assertSafeName(kind: string, name: string, pattern: RegExp): void {
   if (typeof name !== 'string' || !pattern.test(name) || !checkPathSyntax(name).ok) {
@@ -145,6 +148,7 @@ class Copies implements WorkspaceCopies {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly reader: ObjectReader;
   private disposed = false;
+  private checkouts = 0;
 
   constructor(
     readonly source: string,
@@ -243,6 +247,19 @@ class Copies implements WorkspaceCopies {
     } catch (err) {
       throw await this.explain(err);
     }
+  }
+
+  async checkout(version: string, signal?: AbortSignal): Promise<{ folder: string; dispose(): Promise<void> }> {
+    const v = this.version(version);
+    const dir = path.join(this.runDir, CHECKOUTS_DIR, `${version}-${++this.checkouts}`);
+    const dispose = () => rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    try {
+      await checkoutTree(this.gitDir, v.tree, dir, signal);
+    } catch (err) {
+      await dispose();
+      throw await this.explain(err);
+    }
+    return { folder: path.join(dir, ...(this.sub === '' ? [] : this.sub.split('/'))), dispose };
   }
 
   /** A git failure explained by what happened around it: the run ended, or the user's repository vanished. */

@@ -74,6 +74,11 @@ export interface WorkspaceCopies {
   patch(version: string): Promise<string>;
   /** Per changed file, the text before and after (for VS Code's WorkspaceEdit); binary files flagged. */
   fileChanges(version: string): Promise<FileChange[]>;
+  /**
+   * A fresh checkout of a recorded version in a folder of its own (for the project's checks): `folder` is where the
+   * user's folder is in it; `dispose` removes it (the copies' dispose removes any left).
+   */
+  checkout(version: string, signal?: AbortSignal): Promise<{ folder: string; dispose(): Promise<void> }>;
   /** Removes the copies and every git object or ref made for them. Idempotent; never throws. */
   dispose(): Promise<void>;
 }
