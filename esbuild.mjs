@@ -13,6 +13,22 @@ import { buildWebview } from './webview/build.mjs';
 const root = dirname(fileURLToPath(import.meta.url));
 
 /**
+ * zod re-exports all 64 of its locales as `z.locales`, and a namespace import (`import { z } from 'zod'`) keeps every
+ * one of them (~150 KB minified in each node bundle). Messages are English only here (zod's default, set in its
+ * schemas module), so `locales` is bundled as English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/]/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path), loader: 'js' }));
+  },
+};
+
+/**
  * The node bundles' esbuild options, by output file name.
  * @param {{ outdir: string, production: boolean }} options
  * @returns {Record<'extension.js' | 'runtime.js' | 'cli.js' | 'cli-main.js', import('esbuild').BuildOptions>}
@@ -29,6 +45,7 @@ export function nodeBundles({ outdir, production }) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    plugins: [zodEnglishOnly],
   };
   return {
     // `./runtime.js` stays a run-time require of the sibling bundle.

@@ -1,5 +1,5 @@
 // The layering of ARCHITECTURE.md, enforced: src/core is editor-free and has floors (util < config < providers <
-// engine < the adapters mcp, workspace, sandbox, status, edit, usage < run, the one place that assembles a run); the
+// engine < the adapters mcp, workspace, sandbox, checks, status, edit, usage < run, the one place that assembles a run); the
 // protocol shared with the webview depends on no host; host files named below stay free of runtime `vscode`
 // imports (so they run in Node tests and the benchmark); the activation shell loads nothing but `vscode` and ids.
 import js from '@eslint/js';
@@ -28,7 +28,7 @@ const restrict = (above = [], { allowOrchestrator = false, insideEngine = false,
   }],
 });
 
-const ABOVE_ENGINE = ['mcp', 'workspace', 'sandbox', 'status', 'edit', 'run'];
+const ABOVE_ENGINE = ['mcp', 'workspace', 'sandbox', 'checks', 'status', 'edit', 'run', 'eval'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test/vscode/rig/**', 'out/**', '**/*.js', '!eslint.config.mjs'] },
@@ -49,11 +49,13 @@ export default tseslint.config(
     files: ['src/core/engine/**/*.ts'],
     rules: restrict(ABOVE_ENGINE, { allowOrchestrator: true, insideEngine: true, extra: [{ group: ['../usage/estimate'], message: 'The estimate builds on the engine; the engine takes its constants from usage/tokens.' }] }),
   },
-  { files: ['src/core/usage/**/*.ts', 'src/core/mcp/**/*.ts', 'src/core/workspace/**/*.ts', 'src/core/sandbox/**/*.ts', 'src/core/status/**/*.ts', 'src/core/edit/**/*.ts'], rules: restrict(['run']) },
-  { files: ['src/core/run/**/*.ts'], rules: restrict([], { allowOrchestrator: true }) },
+  { files: ['src/core/usage/**/*.ts', 'src/core/mcp/**/*.ts', 'src/core/workspace/**/*.ts', 'src/core/sandbox/**/*.ts', 'src/core/checks/**/*.ts', 'src/core/status/**/*.ts', 'src/core/edit/**/*.ts'], rules: restrict(['run', 'eval']) },
+  { files: ['src/core/run/**/*.ts'], rules: restrict(['eval'], { allowOrchestrator: true }) },
+  // `massgen eval`'s logic sits on the run floor: it starts its runs through the run session, like a front end.
+  { files: ['src/core/eval/**/*.ts'], rules: restrict() },
   { files: ['src/cli/**/*.ts'], rules: restrict() },
   // The protocol both bundles share: no vscode, no host; the webview may take from core only what it re-exports.
-  { files: ['src/protocol/**/*.ts'], rules: restrict(['mcp', 'workspace', 'sandbox', 'status', 'edit', 'run', 'providers', 'usage']) },
+  { files: ['src/protocol/**/*.ts'], rules: restrict(['mcp', 'workspace', 'sandbox', 'checks', 'status', 'edit', 'run', 'providers', 'usage']) },
   { files: ['webview/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [HOST, { group: ['**/core/**'], message: 'The webview takes engine types and the reducer from src/protocol only.' }] }] } },
   // Host files whose logic runs in plain Node (tests, the benchmark): `vscode` as types only.
   {

@@ -113,10 +113,17 @@ export class App {
         this.history = m.runs;
         this.renderRuns();
         if (this.page) this.frames.schedule();
+        else this.renderEmpty();
         return;
       case 'setup':
         this.setup = m.setup;
         if (!this.view) this.renderEmpty();
+        return;
+      case 'apply':
+        if (!this.shown || this.shown.id !== m.runId) return;
+        this.shown = { ...this.shown, apply: m.apply };
+        this.frames.mark(null, true);
+        this.frames.schedule();
         return;
       case 'notice':
         return this.showNotice(m.text, m.level);
@@ -221,12 +228,12 @@ export class App {
     const clock = this.clock();
     page.header.update(this.shown, state, clock, this.history, this.follow);
     if (frame.structural) {
-      page.agents.updateStructure(state);
+      page.agents.updateStructure(state, extras.agents, clock);
       page.tally.update(state);
       page.timeline.update(state, extras);
       const showResult = Boolean(state.finalAnswer) || state.phase === 'done' || state.phase === 'presenting';
       setHidden(page.resultSection, !showResult);
-      if (showResult) page.result.update(state);
+      if (showResult) page.result.update(state, this.shown.apply);
       const live = state.agents.filter((a) => a.status !== 'failed').length;
       setText(page.agentsBadge, live === state.agents.length ? String(live) : `${live}/${state.agents.length}`);
       page.agentsBadge.hidden = false;
@@ -255,11 +262,11 @@ export class App {
     const shown = this.shown!;
     const diffs = this.diffs!;
     const ctx = { host: this.host, runId: shown.id, readOnly: shown.readOnly, diffs };
-    const header = new HeaderView(this.host, shown.id, shown.title);
+    const header = new HeaderView(this.host, shown.id, shown.title, shown.task);
     const agents = new AgentsView(ctx, view.state);
     const tally = new TallyView();
     const timeline = new TimelineView();
-    const result = new ResultView(this.host, shown.id, shown.readOnly, diffs);
+    const result = new ResultView(this.host, shown.id, diffs);
     const open = (key: string) => !this.host.ui.closed.includes(key);
     const toggle = (key: string) => (o: boolean) => this.sectionToggled(key, o);
     const resultSection = section('result-section', 'Result', open('result'), toggle('result'), result.el);
@@ -279,7 +286,7 @@ export class App {
   }
 
   private renderEmpty(): void {
-    this.content.replaceChildren(emptyState(this.host, this.setup));
+    this.content.replaceChildren(emptyState(this.host, this.setup, this.history.length > 0));
   }
 
   private renderRuns(): void {

@@ -1,6 +1,7 @@
 // What the vote viewer derives from the RunState for display: an agent's badge, the vote tally (counted the way
 // the engine counts), critiques per answer. Pure (unit-tested in Node).
 
+import { failureInWords } from '../src/protocol/failure-words';
 import { currentVotes, type AgentState, type AgentExtras, type RunState, type VoteRecord, type VoteState } from '../src/protocol/state';
 
 export type BadgeKind = 'waiting' | 'thinking' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'retrying' | 'failed' | 'timedout' | 'cancelled' | 'done';
@@ -13,13 +14,16 @@ export interface Badge {
   title: string;
 }
 
-/** The badge for an agent; `nowMs` is the run clock (ms since the run started), for the retry countdown. */
-export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, nowMs: number): Badge {
+/**
+ * The badge for an agent; `nowMs` is the run clock (ms since the run started), for the retry countdown; `endReason`
+ * the run's, so an agent stopped by the user's Cancel reads "cancelled", not "done".
+ */
+export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, nowMs: number, endReason: RunState['endReason'] = null): Badge {
   const error = agent.error ?? '';
   if (agent.status === 'failed') {
     if (agent.failureCause === 'cancelled') return { kind: 'cancelled', text: 'cancelled', icon: 'circle-slash', title: 'Cancelled by you' };
     if (agent.failureCause === 'timeout') return { kind: 'timedout', text: 'timed out', icon: 'watch', title: error };
-    return { kind: 'failed', text: 'failed', icon: 'error', title: error || 'Failed' };
+    return { kind: 'failed', text: 'failed', icon: 'error', title: error ? failureInWords(error) : 'Failed' };
   }
   if (agent.retry) {
     const left = Math.ceil((agent.retry.at + agent.retry.delayMs - nowMs) / 1000);
@@ -45,6 +49,7 @@ export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, n
     case 'completed':
       if (agent.currentVote) return { kind: 'voted', text: 'voted', icon: 'check-all', title: `Voted for ${agent.currentVote.targetLabel}` };
       if (agent.answerCount > 0) return { kind: 'answered', text: 'answered', icon: 'pass', title: `Answered ${agent.latestAnswerLabel ?? ''}`.trim() };
+      if (endReason === 'cancelled') return { kind: 'cancelled', text: 'cancelled', icon: 'circle-slash', title: 'Stopped when you cancelled the run, before it answered or voted' };
       return { kind: 'done', text: 'done', icon: 'circle-large-outline', title: 'Finished without an answer or vote' };
   }
 }

@@ -1,6 +1,6 @@
 // Number, money, time and label formatting for the vote viewer. Pure (unit-tested in Node).
 
-import type { AnswerChange, ChangedFile, EndReason, RunPhase, UsageTotals } from '../src/protocol/state';
+import type { AnswerChange, ChangedFile, EndReason, RunPhase, RunState, UsageTotals } from '../src/protocol/state';
 
 export function tokens(n: number): string {
   if (n < 1000) return String(Math.round(n));
@@ -20,12 +20,22 @@ export function totalTokens(u: UsageTotals): number {
   return u.inputTokens + u.outputTokens;
 }
 
+/**
+ * Cost in one wording everywhere in the viewer: `$0.012`, `≥ $0.012` (some calls have no known price) or
+ * `cost unknown` (none has). `calls` null: not known (a stored run's summary), then no priced cost means unknown.
+ */
+export function costOf(costUsd: number, unpricedCalls: number, calls: number | null): string {
+  if (calls === 0) return '$0';
+  if (unpricedCalls > 0 && (calls === null ? costUsd === 0 : unpricedCalls >= calls)) return 'cost unknown';
+  return unpricedCalls > 0 ? `≥ ${usd(costUsd)}` : usd(costUsd);
+}
+
 /** Cost as far as it is known: exact, a lower bound (some calls unpriced), or unknown. */
 export function cost(u: UsageTotals): { text: string; title: string } {
-  if (u.calls === 0) return { text: '$0', title: 'No model calls yet' };
-  if (u.unpricedCalls === u.calls) return { text: 'cost unknown', title: 'No known price for these models' };
+  if (u.calls === 0) return { text: costOf(0, 0, 0), title: 'No model calls yet' };
+  if (u.unpricedCalls === u.calls) return { text: costOf(u.costUsd, u.unpricedCalls, u.calls), title: 'No known price for these models (VS Code chat models and self-hosted servers are not billed per token)' };
   if (u.unpricedCalls > 0) {
-    return { text: `≥ ${usd(u.costUsd)}`, title: `${usd(u.costUsd)} for priced calls; ${u.unpricedCalls} call(s) have no known price` };
+    return { text: costOf(u.costUsd, u.unpricedCalls, u.calls), title: `${usd(u.costUsd)} for priced calls; ${u.unpricedCalls} call(s) have no known price` };
   }
   return { text: usd(u.costUsd), title: `${usd(u.costUsd)}${u.estimated ? ' (some token counts estimated)' : ''}` };
 }
@@ -76,13 +86,42 @@ export const END_REASON_DETAILS: Record<EndReason, string> = {
   max_rounds: 'The rounds limit was reached; the best answer so far won.',
   timeout: 'The run hit its time limit; the best answer so far won.',
   budget: 'A budget limit stopped new model calls; the best answer so far won.',
-  cancelled: 'The run was cancelled; the best answer so far is shown.',
+  cancelled: 'You cancelled the run.',
   user_stop: 'You asked for the answer now: the best current answer won, chosen as at a timeout.',
   all_failed: 'Every agent failed.',
 };
 
 export function endReason(reason: string | null): string {
   return reason && reason in END_REASONS ? END_REASONS[reason as EndReason] : (reason ?? '');
+}
+
+/** The run's end as its label says it: a tie, or the one agent left, is not called a consensus. */
+export function endLabel(state: RunState): string {
+  if (state.endReason === 'consensus' && state.winner) {
+    if (state.winner.tieBreak) return 'Tie broken by agent order';
+    const left = state.agents.filter((a) => a.status !== 'failed').length;
+    if (left === 1 && state.agents.length > 1) return 'Agreed by the 1 agent left';
+  }
+  return endReason(state.endReason);
+}
+
+/** What happened, in a sentence, for the result: named for this run (a cancel with or without an answer, a tie…). */
+export function endDetail(state: RunState): string {
+  const winner = state.winner?.label;
+  const failed = state.agents.filter((a) => a.status === 'failed').length;
+  switch (state.endReason) {
+    case null:
+      return '';
+    case 'cancelled':
+      return winner ? `You cancelled the run; the best answer so far, ${winner}, won.` : 'You cancelled the run before any agent answered.';
+    case 'consensus':
+      if (!winner) return END_REASON_DETAILS.consensus;
+      if (state.winner?.tieBreak) return `Every remaining agent voted, but the votes tied: ${winner} won because its agent comes first in the team.`;
+      if (failed && state.agents.length - failed === 1) return `${failed} of ${state.agents.length} agents failed; the one left voted for ${winner}.`;
+      return failed ? `The ${state.agents.length - failed} agents still running all voted for ${winner} (${failed} failed).` : END_REASON_DETAILS.consensus;
+    default:
+      return END_REASON_DETAILS[state.endReason];
+  }
 }
 
 export function phase(p: RunPhase, round: number): string {
@@ -103,6 +142,16 @@ export function dateTime(iso: string): string {
   if (Number.isNaN(d.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
+/** What an answer label means, for its tooltip: "agent2.1 = agent2's first answer". */
+export function labelTitle(label: string): string {
+  const m = /^(agent\d+)\.(\d+)$/.exec(label);
+  if (!m) return label;
+  const n = Number(m[2]);
+  return `${label} = ${m[1]}'s ${ORDINALS[n - 1] ?? `${n}th`} answer`;
 }
 
 export function firstLine(text: string, max = 120): string {

@@ -5,7 +5,7 @@ const usageError = (re: RegExp) => (err: unknown) => err instanceof UsageError &
 
 describe('cli args: run', () => {
   it('parses every flag', () => {
-    const argv = ['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', '--workspace', 'repo', '--apply', '--allow-commands', '--allow-network', '--notes-from-stdin', '--continue', '.massgen/logs/run1', 'What is 2+2?'];
+    const argv = ['run', '--config', 'team.yaml', '--status-file', 's.json', '--log-dir', 'logs', '--automation', '--timeout', '90', '--estimate', '--approve-tools', '--workspace', 'repo', '--apply', '--allow-commands', '--allow-network', '--notes-from-stdin', '--continue', '.massgen/logs/run1', '--check', 'npm test', '--check=make lint', '--verification', 'gate', 'What is 2+2?'];
     assert.deepEqual(parseCliArgs(argv), {
       command: 'run',
       question: 'What is 2+2?',
@@ -22,6 +22,8 @@ describe('cli args: run', () => {
       allowNetwork: true,
       notesFromStdin: true,
       continueFrom: '.massgen/logs/run1',
+      checks: ['npm test', 'make lint'],
+      verification: 'gate',
     });
   });
 
@@ -56,12 +58,19 @@ describe('cli args: run', () => {
       allowNetwork: false,
       notesFromStdin: false,
       continueFrom: undefined,
+      checks: [],
+      verification: undefined,
     });
   });
 
   it('--continue needs the LOG_DIR and still a follow-up QUESTION', () => {
     assert.throws(() => parseCliArgs(['run', '--continue']), usageError(/--continue/));
     assert.throws(() => parseCliArgs(['run', '--continue', 'logs/run1']), usageError(/needs a QUESTION/));
+  });
+
+  it('--verification takes off, inform or gate; --check needs a command', () => {
+    assert.throws(() => parseCliArgs(['run', '--verification', 'strict', 'q']), usageError(/--verification must be off, inform or gate, got 'strict'/));
+    assert.throws(() => parseCliArgs(['run', '--check', '  ', 'q']), usageError(/--check needs a command/));
   });
 
   it('--approve-tools is a switch that takes no value', () => {
@@ -144,6 +153,37 @@ describe('cli args: validate', () => {
   });
 });
 
+describe('cli args: mcp', () => {
+  it('takes --approve-tools and nothing else', () => {
+    assert.deepEqual(parseCliArgs(['mcp']), { command: 'mcp', approveTools: false });
+    assert.deepEqual(parseCliArgs(['mcp', '--approve-tools']), { command: 'mcp', approveTools: true });
+  });
+
+  it('a question or an unknown flag is a UsageError', () => {
+    assert.throws(() => parseCliArgs(['mcp', 'What is 2+2?']), usageError(/massgen mcp takes no arguments/));
+    assert.throws(() => parseCliArgs(['mcp', '--config', 'x.yaml']), usageError(/Unknown option '--config'/));
+  });
+});
+
+describe('cli args: eval', () => {
+  it('eval and eval merge parse into their commands (options: src/cli/eval/args.test.ts)', () => {
+    assert.deepEqual(parseCliArgs(['eval', '--config', 'c.yaml', '--dataset', 'd.jsonl', '--out', 'o', '--shard', '1/2']), {
+      command: 'eval', config: 'c.yaml', dataset: 'd.jsonl', out: 'o', resume: false, concurrency: 4, perProvider: 2, limit: undefined, shard: { index: 1, count: 2 }, approveTools: false, allowCommands: false, runLogs: true,
+    });
+    assert.deepEqual(parseCliArgs(['eval', 'merge', 'a', 'b', '--out', 'm']), { command: 'eval-merge', dirs: ['a', 'b'], out: 'm' });
+  });
+
+  it('eval mistakes are UsageErrors (exit 1 with the usage)', () => {
+    assert.throws(() => parseCliArgs(['eval', '--config', 'c.yaml']), usageError(/massgen eval needs --dataset FILE/));
+    assert.throws(() => parseCliArgs(['eval', 'merge', 'a']), usageError(/needs --out DIR/));
+  });
+
+  it('the usage text documents eval and merge', () => {
+    assert.match(USAGE, /massgen eval --config FILE --dataset FILE\.jsonl --out DIR \[--resume\] \[--concurrency N\]/);
+    assert.match(USAGE, /massgen eval merge DIR\.\.\. --out DIR/);
+  });
+});
+
 describe('cli args: help, version, unknown command', () => {
   for (const argv of [[], ['--help'], ['-h'], ['help']]) {
     it(`${JSON.stringify(argv)} → help`, () => assert.deepEqual(parseCliArgs(argv), { command: 'help' }));
@@ -168,6 +208,7 @@ describe('cli args: help, version, unknown command', () => {
   it('the usage text documents both commands and the exit codes', () => {
     assert.match(USAGE, /massgen run \[--config FILE\]/);
     assert.match(USAGE, /massgen validate FILE/);
+    assert.match(USAGE, /massgen mcp \[--approve-tools\]/);
     assert.match(USAGE, /Exit codes: 0 answer, 1 configuration or usage error, 2 execution error, 3 timeout, 4 interrupted\./);
   });
 });

@@ -1,7 +1,8 @@
-// Command-line parsing for `massgen run` and `massgen validate`, kept apart from I/O so it is testable.
+// Command-line parsing for `massgen run`, `massgen validate` and `massgen mcp`, kept apart from I/O so it is testable.
 
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/util/errors';
+import { EVAL_HELP, EVAL_USAGE, parseEvalArgs, type EvalCliCommand } from './eval/args';
 
 export type CliCommand =
   | {
@@ -28,18 +29,28 @@ export type CliCommand =
       notesFromStdin: boolean;
       /** The log directory of a finished run this one follows up on. */
       continueFrom?: string;
+      /** Check commands run on every answer (replacing the config's checks). */
+      checks: string[];
+      verification?: 'off' | 'inform' | 'gate';
     }
   | { command: 'validate'; file: string }
+  /** A stdio MCP server (src/cli/mcp/); `approveTools` as for run. */
+  | { command: 'mcp'; approveTools: boolean }
   | { command: 'help' }
-  | { command: 'version' };
+  | { command: 'version' }
+  /** `massgen eval` and `massgen eval merge` (src/cli/eval/). */
+  | EvalCliCommand;
 
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate]
               [--approve-tools] [--workspace DIR [--apply]] [--allow-commands [--allow-network]]
-              [--notes-from-stdin] [--continue LOG_DIR] "QUESTION"
+              [--check "COMMAND"]... [--verification off|inform|gate] [--notes-from-stdin] [--continue LOG_DIR]
+              "QUESTION"
   massgen validate FILE
+  massgen mcp [--approve-tools]
+${EVAL_USAGE}
   massgen --help | --version
 
 --estimate prints the expected model calls, tokens and cost range for the config and question, and runs nothing.
@@ -54,12 +65,22 @@ export const USAGE = `Usage:
   enable_mcp_command_line works too), under bubblewrap on Linux: the system read-only, the copy the only writable
   place, no network (--allow-network gives it), no API key in the environment, killed at a timeout (120 s). Where
   no sandbox is available, commands run only with --approve-tools.
+--check "npm test" (repeatable; with --workspace) has MassGen run that command on every answer's change, in a
+  fresh checkout in the sandbox, and show the results to the voters (--verification inform, the default) or also
+  keep an answer failing it from winning while another passes (--verification gate). Replaces the config's
+  orchestrator.checks.
 Notes: while agents work, type a line on the terminal to send them a note (each agent gets it once, at its next
   turn or tool result). \`@agentK text\` is for one agent; \`/change text\` says it changes the task (votes cast
   before it are asked again); \`/answer\` ends the run now with the best current answer (exit 0, COMPLETED: user_stop).
   --notes-from-stdin reads the same lines from stdin when it is a pipe (for programs driving massgen).
 --continue LOG_DIR "follow-up" starts a new run with the earlier run's question, final answer and (for a workspace
   run) its change as context; the new log directory's continued-from.json names the earlier one.
+
+massgen mcp serves MassGen over MCP on stdin/stdout for agents (Claude Code, Cursor, VS Code, the Copilot CLI):
+  the tools massgen_run {question, config?, workspace?, checks?} and massgen_status {log_dir}. It ends when the
+  client closes stdin. --approve-tools lets the runs' agents use tools that need approval, as for run.
+
+${EVAL_HELP}
 
 Without --config, MassGen uses .massgen/config.yaml, else builds a team from OPENAI_API_KEY / ANTHROPIC_API_KEY
 (and other provider keys) in the environment, else a local Ollama server at http://localhost:11434.
@@ -76,7 +97,13 @@ export function parseCliArgs(argv: string[]): CliCommand {
     if (positionals.length !== 1) throw new UsageError('massgen validate takes exactly one FILE.');
     return { command: 'validate', file: positionals[0] };
   }
-  if (command !== 'run') throw new UsageError(`Unknown command '${command}'. Use 'massgen run "QUESTION"' or 'massgen validate FILE'.`);
+  if (command === 'mcp') {
+    const { values, positionals } = parse(rest, { 'approve-tools': { type: 'boolean' } });
+    if (positionals.length) throw new UsageError(`massgen mcp takes no arguments (got '${positionals.join(' ')}'); its tools take the questions.`);
+    return { command: 'mcp', approveTools: Boolean(values['approve-tools']) };
+  }
+  if (command === 'eval') return parseEvalArgs(rest, (message) => new UsageError(message));
+  if (command !== 'run') throw new UsageError(`Unknown command '${command}'. Use 'massgen run "QUESTION"', 'massgen validate FILE' or 'massgen mcp'.`);
   const { values, positionals } = parse(rest, {
     config: { type: 'string', short: 'c' },
     'status-file': { type: 'string' },
@@ -91,11 +118,17 @@ export function parseCliArgs(argv: string[]): CliCommand {
     'allow-network': { type: 'boolean' },
     'notes-from-stdin': { type: 'boolean' },
     continue: { type: 'string' },
+    check: { type: 'string', multiple: true },
+    verification: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('massgen run needs a QUESTION, e.g. massgen run "Refactor this function".');
   if (positionals.length > 1) throw new UsageError(`massgen run takes one QUESTION; quote it (got ${positionals.length} words unquoted?).`);
   const question = positionals[0].trim();
   if (!question) throw new UsageError('The QUESTION is empty.');
+  const verification = values.verification as string | undefined;
+  if (verification !== undefined && !['off', 'inform', 'gate'].includes(verification)) throw new UsageError(`--verification must be off, inform or gate, got '${verification}'.`);
+  const checks = ((values.check ?? []) as string[]).map((c) => c.trim());
+  if (checks.some((c) => !c)) throw new UsageError('--check needs a command, e.g. --check "npm test".');
   let timeoutSeconds: number | undefined;
   if (values.timeout !== undefined) {
     timeoutSeconds = Number(values.timeout);
@@ -117,15 +150,19 @@ export function parseCliArgs(argv: string[]): CliCommand {
     allowNetwork: Boolean(values['allow-network']),
     notesFromStdin: Boolean(values['notes-from-stdin']),
     continueFrom: values.continue as string | undefined,
+    checks,
+    verification: verification as 'off' | 'inform' | 'gate' | undefined,
   };
 }
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
-function parse(args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+function parse(args: string[], options: Options): { values: Values; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: values as Record<string, string | boolean | undefined>, positionals };
+    return { values: values as Values, positionals };
   } catch (err) {
     throw new UsageError(errorMessage(err));
   }

@@ -1,4 +1,4 @@
-// The `massgen` binary: argument parsing and process wiring only; the work is in run-command.ts.
+// The `massgen` binary: argument parsing and process wiring only; the work is in run-command.ts and mcp/.
 
 import { errorMessage } from '../core/util/errors';
 import { parseCliArgs, UsageError, USAGE } from './args';
@@ -41,6 +41,13 @@ async function main(argv: string[]): Promise<number> {
         return validateCommand(cmd.file, io);
       case 'run':
         return await runCommand(cmd, io);
+      case 'mcp':
+        // Loaded only here: the MCP server SDK must not slow down `massgen run`'s start-up.
+        return await (await import('./mcp/server.js')).serveMcp({ approveTools: cmd.approveTools, cwd: io.cwd, env: io.env });
+      case 'eval':
+      case 'eval-merge':
+        // Loaded only here, as the MCP server is: the eval loop and the report renderer stay out of `run`'s start-up.
+        return await (await import('./eval/index.js')).evalMain(cmd, io);
     }
   } catch (err) {
     if (err instanceof UsageError) {

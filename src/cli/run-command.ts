@@ -4,6 +4,7 @@
 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkName, DEFAULT_CHECK_TIMEOUT_SECONDS, verificationOf } from '../core/config/checks';
 import { discoverConfig } from '../core/config/discover';
 import { ConfigError, formatIssue, loadConfigFile, type ConfigWarning } from '../core/config/load';
 import type { MassGenConfig } from '../core/config/types';
@@ -79,10 +80,14 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     return EXIT.ok;
   }
   if (cmd.timeoutSeconds) config.timeouts.orchestratorTimeoutSeconds = cmd.timeoutSeconds;
+  if (cmd.checks.length) config.orchestrator.checks = cmd.checks.map((command) => ({ name: checkName(command), command, timeoutSeconds: DEFAULT_CHECK_TIMEOUT_SECONDS, required: true }));
+  if (cmd.verification) config.orchestrator.verification = cmd.verification;
   const planned = planWorkspace(config, { workspace: cmd.workspace, cwd: io.cwd, commands: cmd.allowCommands });
   if (!planned.ok) return fail(io, EXIT.config, `Configuration error: ${planned.error}`);
   const plan = planned.plan;
   if (cmd.apply && !plan?.source) return fail(io, EXIT.config, '--apply needs a folder to apply the change to: pass --workspace DIR (or a context path with permission: write).');
+  if (cmd.checks.length && !plan) return fail(io, EXIT.config, '--check runs on the agents\' changes: pass --workspace DIR too.');
+  if (!plan && verificationOf(config.orchestrator) !== 'off') io.stderr.write('note: the config\'s checks are not run: they check the agents\' changes, so they need --workspace DIR\n');
   for (const note of plan?.notes ?? []) io.stderr.write(`note: ${note}\n`);
   let continues: PreviousRun | undefined;
   try {
@@ -106,6 +111,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     commands: { everyAgent: cmd.allowCommands, network: cmd.allowNetwork, approve: commandApprover(cmd, io, progress) },
     files: plan ? { kind: 'workspace', source: plan.source, baseDir: join(tmpdir(), 'massgen-workspaces'), references: plan.references } : undefined,
     continues,
+    checks: { approveUnsandboxed: async () => cmd.approveTools },
     onListenerError: (err) => warn(errorMessage(err)),
   });
   if (progress) session.subscribe((event, state) => progress.onEvent(event, state));
@@ -202,6 +208,7 @@ function printResult(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, re
         `DURATION: ${(result.durationMs / 1000).toFixed(1)}s`,
         `ANSWER_PREVIEW: ${(result.finalAnswer ?? '').slice(0, 200).replace(/\s+/g, ' ')}`,
         `COMPLETED: ${result.reason}`,
+        ...(result.verification ? [`VERIFICATION: ${result.verification.status}${result.verification.overruled ? ` (overruled ${result.verification.overruled.label}: ${result.verification.overruled.failed.join(', ')} failed)` : ''}`] : []),
         ...(result.error ? [`ERROR: ${result.error.replace(/\n\s*/g, '; ')}`] : []),
       ].join('\n') + '\n',
     );

@@ -1,6 +1,7 @@
-// The @massgen chat participant: runs the team on the prompt (plus attached files and selections), streams the
-// coordination into the response, and ends with the winner, the tally, usage and buttons. With no agents
-// configured it uses the chat view's selected model (request.model) and the other available chat models.
+// The @massgen chat participant: runs the team on the prompt (plus attached files and selections, and the last
+// answered exchange as history), streams the coordination into the response, and ends with the winner, the tally,
+// usage and buttons; the follow-ups about the last run ("Explain the vote", "Which agents ran?") are answered from
+// its record. With no agents configured it uses the chat view's selected model and the other available chat models.
 
 import * as vscode from 'vscode';
 import { fenceFor } from '../core/edit/selection-task';
@@ -12,10 +13,14 @@ import type { RunState } from '../core/engine/run-state';
 import { resolveRunConfig, MissingKeyError } from './run/config';
 import type { KeyStore } from './keys';
 import type { RunManager } from './run/manager';
-import { captureTarget, type ApplyTarget, type RunPreviews } from './run/previews';
+import { captureTarget, codeForTarget, type ApplyTarget, type RunPreviews } from './run/previews';
 import type { SeedFile } from '../core/workspace/scratch';
 import { ConfigError } from '../core/config/load';
-import { PARTICIPANT_ID, type ChatResultMeta, type CommandId } from './ids';
+import { agentsThatRan, explainVote } from './chat-record';
+import { NoChatModelsError } from './lm/models';
+import { FOLLOWUPS, isChatResultMeta, PARTICIPANT_ID, type ChatResultMeta, type CommandId } from './ids';
+import { consensusOf, endingNote, noAnswer } from './run/outcome';
+import { failureInWords } from '../protocol/failure-words';
 import { pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions } from './run/on-workspace';
 
 const MAX_REFERENCE_CHARS = 100_000;
@@ -73,17 +78,18 @@ async function workspaceToEdit(stream: vscode.ChatResponseStream): Promise<{ uri
   return picked;
 }
 
-/** The previous exchange with @massgen, so a follow-up ("explain the vote", "now add tests") has its context. */
+/**
+ * The last exchange with @massgen that has an answer, so a follow-up ("explain the vote", "now add tests") has its
+ * context. Turns without one (an error, a cancel, no agent answered) are skipped: their text is not an answer.
+ */
 function previousExchange(history: vscode.ChatContext['history']): string | undefined {
   for (let i = history.length - 1; i > 0; i--) {
     const turn = history[i];
     const ask = history[i - 1];
     if (!(turn instanceof vscode.ChatResponseTurn) || turn.participant !== PARTICIPANT_ID || !(ask instanceof vscode.ChatRequestTurn)) continue;
-    const answer = turn.response
-      .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-      .join('')
-      .slice(-MAX_HISTORY_CHARS);
-    return `<CONVERSATION_HISTORY>\nUser: ${ask.prompt}\nAssistant (MassGen): ${answer}\n<END OF CONVERSATION_HISTORY>`;
+    const meta = turn.result.metadata;
+    if (turn.result.errorDetails || !isChatResultMeta(meta) || !meta.answer) continue;
+    return `<CONVERSATION_HISTORY>\nUser: ${ask.prompt}\nAssistant (MassGen): ${meta.answer}\n<END OF CONVERSATION_HISTORY>`;
   }
   return undefined;
 }
@@ -93,15 +99,39 @@ function activeSelectionTarget(): ApplyTarget | undefined {
   return editor && !editor.selection.isEmpty ? captureTarget(editor.document, editor.selection) : undefined;
 }
 
+/** The tally as a list, not a table: a table's four columns are unreadable in a narrow chat pane. */
 function tallyMarkdown(state: RunState): string {
   const rows = state.agents
     .filter((a) => a.latestAnswerLabel)
     .map((a) => {
       const voters = state.agents.filter((v) => v.currentVote?.targetId === a.id).map((v) => v.label);
-      const win = state.winner?.agentId === a.id ? ' (winner)' : '';
-      return `| ${a.latestAnswerLabel}${win} | ${a.model} | ${voters.length} | ${voters.join(', ') || '–'} |`;
+      const win = state.winner?.agentId === a.id ? ' ★' : '';
+      return `- **${a.latestAnswerLabel}**${win}: ${voters.length} vote${voters.length === 1 ? '' : 's'}${voters.length ? ` (${voters.join(', ')})` : ''} · ${a.model}`;
     });
-  return ['| answer | model | votes | voters |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  return [...rows, '', '_agentK.M is agentK\'s M-th answer._'].join('\n');
+}
+
+/** The run the last @massgen answer in this chat was about (from its result's metadata). */
+function lastRunId(history: vscode.ChatContext['history']): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i];
+    if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID && isChatResultMeta(turn.result.metadata) && turn.result.metadata.runId) return turn.result.metadata.runId;
+  }
+  return undefined;
+}
+
+/** A follow-up about the last run ("Explain the vote", "Which agents ran?"), answered from its record. */
+function answerFollowup(followup: string, history: vscode.ChatContext['history'], runs: RunManager, stream: vscode.ChatResponseStream): vscode.ChatResult {
+  const runId = lastRunId(history);
+  const run = runId ? runs.find(runId) : undefined;
+  if (!run) {
+    stream.markdown(runId ? 'That run is no longer in memory (VS Code was reloaded since it ran); its record is in the vote viewer\'s runs list.' : 'There is no MassGen run in this chat yet. Ask `@massgen` something first.');
+    if (runId) button(stream, 'massgen.showVoteViewer', 'Open vote viewer');
+    return {};
+  }
+  stream.markdown(followup === FOLLOWUPS.explainVote ? explainVote(run.state) : agentsThatRan(run.state, runs.agentsOf(run.id)));
+  button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
+  return { metadata: { runId: run.id } satisfies ChatResultMeta };
 }
 
 /** The chat lines for one event; progress for phases, markdown for answers and votes. */
@@ -127,7 +157,7 @@ function narrate(event: RunEvent, state: RunState, stream: vscode.ChatResponseSt
       stream.progress(`${who(event.agentId)} retrying in ${(event.delayMs / 1000).toFixed(0)} s…`);
       break;
     case 'agent_failed':
-      stream.markdown(new vscode.MarkdownString(`\n- ⚠️ ${who(event.agentId)} failed: ${oneLine(event.error, 200)}\n`));
+      stream.markdown(new vscode.MarkdownString(`\n- ⚠️ ${who(event.agentId)} failed: ${oneLine(failureInWords(event.error), 200)}\n`));
       break;
     case 'final_started':
       stream.progress('Preparing the final answer…');
@@ -170,6 +200,8 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       stream.markdown('Tell me what to do, e.g. `@massgen refactor #selection to use async/await`.');
       return {};
     }
+    const followup = request.command ? undefined : Object.values(FOLLOWUPS).find((f) => f === request.prompt.trim());
+    if (followup) return answerFollowup(followup, chatContext.history, deps.runs, stream);
     const attached = request.command === 'edit' ? await filesToEdit(request.references) : undefined;
     const files = attached?.seed.length ? attached : undefined;
     // /edit with nothing attached works on the whole workspace folder, each agent in its own copy.
@@ -196,6 +228,7 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
         run = await deps.runs.start({
           task,
           title: oneLine(request.prompt, 60),
+          prompt: request.prompt,
           signal: abort.signal,
           preferredModel: request.model,
           files: files
@@ -207,6 +240,10 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
         stream.markdown(`MassGen could not start: ${errorMessage(err)}`);
         if (err instanceof MissingKeyError) button(stream, 'massgen.setApiKey', `Set ${err.envVar}`, err.envVar);
         if (err instanceof ConfigError) button(stream, 'workbench.action.openSettings', 'Open Settings', 'massgen');
+        if (err instanceof NoChatModelsError) {
+          button(stream, 'workbench.action.openSettings', 'Configure agents', 'massgen.agents');
+          button(stream, 'massgen.setApiKey', 'Set API Key');
+        }
         return { errorDetails: { message: errorMessage(err) } };
       }
       if (target) deps.previews.register(run.id, target);
@@ -216,18 +253,19 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       const result = await run.result;
       const state = run.state;
       if (result.finalAnswer === null) {
-        stream.markdown(`\n\nNo answer: ${result.reason}. ${result.error ?? ''}`);
+        // One failure per line, as a list (markdown would run the lines together).
+        stream.markdown(`\n\n${noAnswer(result.reason, result.error).text.replace(/\n\s+/g, '\n- ')}`);
         return { metadata: { runId: run.id, winner: null } satisfies ChatResultMeta };
       }
       const winner = state.agents.find((a) => a.id === result.winnerId);
-      const ending = result.reason === 'consensus' ? '' : ` — ended by ${result.reason.replace('_', ' ')}`;
-      stream.markdown(new vscode.MarkdownString(`\n\n---\n\n### ${result.winnerLabel} wins (${winner?.model ?? ''})${ending}\n\n`));
+      const ending = endingNote(result.reason, consensusOf(state));
+      stream.markdown(new vscode.MarkdownString(`\n\n---\n\n### ${result.winnerLabel} wins (${winner?.model ?? ''})${ending ? `: ${ending}` : ''}\n\n`));
       stream.markdown(new vscode.MarkdownString(result.finalAnswer));
       stream.markdown(new vscode.MarkdownString(`\n\n${tallyMarkdown(state)}\n\n${state.usage.calls} model call(s) · ${state.usage.inputTokens + state.usage.outputTokens} tokens · ${costText(state.usage)}\n`));
       if (files || (workspace && result.change?.files.length)) button(stream, 'massgen.applyRun', 'Review and apply the changes…', run.id);
-      else if (target && /```|~~~/.test(result.finalAnswer)) button(stream, 'massgen.previewRun', 'Apply to editor…', run.id);
+      else if (target && codeForTarget(result.finalAnswer, target).code !== null) button(stream, 'massgen.previewRun', 'Apply to editor…', run.id);
       button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
-      return { metadata: { runId: run.id, winner: result.winnerId } satisfies ChatResultMeta };
+      return { metadata: { runId: run.id, winner: result.winnerId, answer: result.finalAnswer.slice(0, MAX_HISTORY_CHARS) } satisfies ChatResultMeta };
     } finally {
       sub.dispose();
     }

@@ -1,11 +1,12 @@
-// Activation: registers the commands, the chat participant and the vote viewer, and nothing more. What they run
-// (the engine, the SDKs, config parsing, the viewer's host side) is dist/runtime.js, loaded on first use: VS Code
-// counts the time to load and run this file as the extension's activation time, so it imports only `vscode` and
-// the identifiers (and types, which vanish at build time).
+// Activation: registers the commands, the chat participant, the language-model tool and the vote viewer, and
+// nothing more. What they run (the engine, the SDKs, config parsing, the viewer's host side) is dist/runtime.js,
+// loaded on first use: VS Code counts the time to load and run this file as the extension's activation time, so it
+// imports only `vscode` and the identifiers (and types, which vanish at build time).
 
 import * as vscode from 'vscode';
-import { COMMAND_IDS, isChatResultMeta, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID } from './ids';
+import { COMMAND_IDS, FOLLOWUPS, isChatResultMeta, LM_TOOL_NAME, PANEL_VIEW_TYPE, PARTICIPANT_ID, VIEW_ID } from './ids';
 import type { KeyStore } from './keys';
+import type { MassGenToolInput } from './lm-tool/plan';
 import type { PreviewManager } from './run/selection-diff';
 import type { RunPreviews } from './run/previews';
 import type { RunManager } from './run/manager';
@@ -17,6 +18,8 @@ export interface MassGenApi {
   preview: PreviewManager;
   previews: RunPreviews;
   keys: KeyStore;
+  /** The massgen_run language-model tool, so tests can check what its confirmation says. */
+  lmTool: vscode.LanguageModelTool<MassGenToolInput>;
   /** Folder of the "MassGen" log channel's file, so tests can check what was logged. */
   logUri: vscode.Uri;
 }
@@ -26,8 +29,8 @@ function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   const meta = result.metadata;
   if (!isChatResultMeta(meta) || !meta.runId) return [];
   return [
-    { prompt: 'Explain why the winning answer won and what the others missed.', label: 'Explain the vote' },
-    { prompt: '', command: 'agents', label: 'Which agents ran?' },
+    { prompt: FOLLOWUPS.explainVote, label: FOLLOWUPS.explainVote },
+    { prompt: FOLLOWUPS.agentsThatRan, label: FOLLOWUPS.agentsThatRan },
   ];
 }
 
@@ -50,6 +53,10 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
     participant,
     vscode.window.registerWebviewViewProvider(VIEW_ID, { resolveWebviewView: (view, state, token) => load().viewer.resolveWebviewView(view, state, token) }),
     vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => load().viewer.deserializeWebviewPanel(panel, state) }),
+    vscode.lm.registerTool<MassGenToolInput>(LM_TOOL_NAME, {
+      prepareInvocation: (options, token) => load().lmTool.prepareInvocation?.(options, token),
+      invoke: (options, token) => load().lmTool.invoke(options, token),
+    }),
   );
 
   return {
@@ -64,6 +71,9 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
     },
     get keys() {
       return load().keys;
+    },
+    get lmTool() {
+      return load().lmTool;
     },
     logUri: context.logUri,
   };

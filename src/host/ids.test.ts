@@ -24,6 +24,7 @@ describe('ids: chat result metadata read back from history', () => {
     assert.ok(isChatResultMeta({ runId: 'r1', winner: 'gpt' }));
     assert.ok(isChatResultMeta({ runId: 'r1', winner: null }));
     assert.ok(isChatResultMeta({ command: 'agents' }));
-    for (const bad of [undefined, null, 'r1', { runId: 7 }, { winner: 3 }, { command: ['x'] }]) assert.equal(isChatResultMeta(bad), false, JSON.stringify(bad));
+    assert.ok(isChatResultMeta({ runId: 'r1', winner: 'gpt', answer: 'Paris.' }));
+    for (const bad of [undefined, null, 'r1', { runId: 7 }, { winner: 3 }, { command: ['x'] }, { answer: 1 }]) assert.equal(isChatResultMeta(bad), false, JSON.stringify(bad));
   });
 });

@@ -1,7 +1,7 @@
 // MCP servers for agents inside VS Code: the `massgen.mcp.servers` setting (every agent; a YAML config's
 // `backend.mcp_servers` are that agent's own), approval of side-effecting tools in a notification, and server
-// output to the log channel. The run session opens and closes the servers. The setting is machine-scoped and
-// restricted in untrusted workspaces: MCP servers run commands on this machine.
+// output to the log channel. The run session opens and closes the servers. The setting is window-scoped, so it is read
+// from the User settings in remote windows too, and restricted: an untrusted workspace cannot start servers.
 
 import * as vscode from 'vscode';
 import { parseMcpSettings, type McpSettings } from '../core/config/mcp';

@@ -3,14 +3,15 @@
 // the first command, chat request or viewer, so activation does not pay for loading it.
 
 import * as vscode from 'vscode';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createChatHandler } from './chat';
-import { CONFIG_TEMPLATE } from './config-template';
 import type { CommandId, ShowVoteViewerArgs } from './ids';
 import { KeyStore, setApiKeyCommand } from './keys';
+import { createMassGenTool } from './lm-tool/tool';
+import type { MassGenToolInput } from './lm-tool/plan';
+import { openConfig } from './open-config';
+import { runStatusItem } from './status-item';
 import { PreviewManager } from './run/selection-diff';
-import { configFilePath, readSettings } from './run/config';
 import { runOnSelection } from './run/on-selection';
 import { runOnWorkspace } from './run/on-workspace';
 import { RunPreviews } from './run/previews';
@@ -24,21 +25,8 @@ export interface Runtime {
   keys: KeyStore;
   viewer: VoteViewer;
   chat: vscode.ChatRequestHandler;
+  lmTool: vscode.LanguageModelTool<MassGenToolInput>;
   commands: Record<CommandId, (...args: never[]) => unknown>;
-}
-
-async function openConfig(): Promise<void> {
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const file = configFilePath(readSettings().configFile) ?? (root ? join(root, '.massgen', 'config.yaml') : undefined);
-  if (!file) {
-    void vscode.window.showInformationMessage('MassGen: open a folder first; the config lives in .massgen/config.yaml of the workspace.');
-    return;
-  }
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, CONFIG_TEMPLATE);
-  }
-  await vscode.window.showTextDocument(vscode.Uri.file(file));
 }
 
 export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Runtime {
@@ -46,7 +34,7 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
   const runs = new RunManager(keys, log);
   const preview = new PreviewManager();
   const previews = new RunPreviews(runs, preview);
-  const viewer = createVoteViewer(context, runs, log);
+  const viewer = createVoteViewer(context, { runs, previews, keys }, log);
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const scratchDir = join(storage, 'scratch');
   const copiesDir = join(storage, 'workspaces');
@@ -55,7 +43,9 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
   context.subscriptions.push(
     runs,
     preview,
+    previews,
     viewer,
+    runStatusItem(runs),
     runs.onDidStart((run) => {
       updateRunning();
       void run.result.finally(updateRunning);
@@ -68,6 +58,7 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
     previews,
     keys,
     viewer,
+    lmTool: createMassGenTool({ runs, keys, previews, copiesDir }),
     chat: createChatHandler({ runs, keys, previews, scratchDir, copiesDir }),
     commands: {
       'massgen.runOnSelection': (args?: { instruction?: string }) => runOnSelection({ runs, previews, memento: context.globalState }, args?.instruction),
@@ -81,11 +72,12 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
       'massgen.showVoteViewer': (args?: ShowVoteViewerArgs) => viewer.show(args),
       'massgen.openVoteViewerPanel': (args?: { runId?: string; preserveFocus?: boolean }) => viewer.openPanel(args),
       'massgen.showLog': () => log.show(),
-      'massgen.openConfig': () => openConfig(),
-      'massgen.applyWinner': () => preview.apply(),
+      'massgen.openConfig': () => openConfig(() => viewer.refreshSetup()),
+      'massgen.applyWinner': () => previews.applyPending(),
       'massgen.discardWinner': () => preview.discard(),
       'massgen.previewRun': (runId: string) => previews.show(runId),
       'massgen.applyRun': (runId: string) => previews.apply(runId),
+      'massgen.undoRun': (runId: string) => previews.undo(runId),
     },
   };
 }

@@ -12,7 +12,8 @@
 //   head      the last seq sent for the shown run, a second after the last delta: a webview that lost the final
 //             delta of a burst (nothing follows it to reveal the gap) notices it here and asks for a snapshot.
 //   history   the runs list changed (a run started or ended).
-//   setup     the configured agents changed.
+//   setup     the team the next run would use changed (settings, the config file, chat models, keys).
+//   apply     what can be done with the shown run's winner changed (it was previewed, applied, undone).
 //   notice    a short message to show (e.g. "Copied").
 //   diff      the reply to `requestDiff`: the unified patch of one answer version of a workspace run, at most
 //             MAX_PATCH_CHARS (cut at a line end, `truncated` and a note say so), or null with a note saying why
@@ -21,8 +22,10 @@
 //   ready     the page (re)loaded: send a snapshot of `want` (a run id, or the latest when follow).
 //   resync    a delta gap was detected: send a snapshot.
 //   select    show another run (null = follow the latest).
-//   cancelRun / cancelAgent, action (preview | apply | copy | openLog), start (chat | selection | settings),
-//   openLink (https only, checked again on the host), openPanel, log (webview errors into the host log).
+//   home      show the start page (what MassGen is, the next run's team) until a new run starts.
+//   cancelRun / cancelAgent, action (preview | apply | undo | discard | copy | openLog), start (chat | selection |
+//   settings | setApiKey | openConfig), openLink (https only, checked again on the host), openPanel, log (webview
+//   errors into the host log).
 //   requestDiff  the patch of answer version `version` (`agentK.M`) of a run; asked once per version.
 
 // `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
@@ -59,49 +62,76 @@ export const HistoryEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
+/** An API key's environment variable name (never a key: keys do not leave the host). */
+const envVar = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/));
+
 export const SetupSchema = z.object({
-  /** The `massgen.agents` setting (id, provider and model only); empty = the VS Code chat models are used. */
-  agents: z.array(z.object({ id: z.optional(str), provider: str, model: str })),
-  /** `massgen.configFile` when set: it wins over the settings. */
-  configFile: z.nullable(str),
+  /** Where the next run's team comes from: a YAML file, the `massgen.agents` setting, or the VS Code chat models. */
+  source: z.enum(['file', 'settings', 'chat-models']),
+  /** The same in words: "`.massgen/config.yaml`", "massgen.agents in your User settings", "your VS Code chat models". */
+  from: str,
+  /** The agents that would run (id, provider, model only; chat models: the ones available now). */
+  agents: z.array(z.object({ id: str, provider: str, model: str })),
+  /** What stops a run from starting, in words, and the action that fixes it; null when a run can start. */
+  problem: z.nullable(z.object({ text: str, fix: z.enum(['setApiKey', 'settings', 'openConfig']), envVar: z.optional(envVar) })),
 });
 export type Setup = z.infer<typeof SetupSchema>;
+
+/**
+ * What can be done with a run's winner in the editor. none: nothing to apply it to (a question in chat, a past run);
+ * noCode: the winner has no code for the file (`note` says why); ready: it can be reviewed; previewing: its diff is
+ * open, Apply writes it; applied: written, Undo restores. `target` names the place ("sample.py", "3 files").
+ */
+export const ApplyStateSchema = z.object({
+  status: z.enum(['none', 'noCode', 'ready', 'previewing', 'applied']),
+  target: z.nullable(str),
+  note: z.optional(str),
+  /** Files runs open VS Code's refactor preview (the review and the apply in one); selection runs a diff editor. */
+  kind: z.enum(['selection', 'files']),
+});
+export type ApplyState = z.infer<typeof ApplyStateSchema>;
 
 export const ShownRunSchema = z.object({
   id: str,
   title: str,
+  /** What the user asked, in their words (the engine's task may wrap it in chat history and context). */
+  task: str,
   /** A stored run from an earlier session: nothing can be cancelled, previewed or applied. */
   readOnly: bool,
   running: bool,
   /** Host milliseconds since the run started, at send time (drives the live elapsed clock). */
   clock: num,
   view: RunViewSchema,
+  apply: ApplyStateSchema,
 });
 export type ShownRun = z.infer<typeof ShownRunSchema>;
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: SetupSchema }),
+  // `setup` is null until the host has worked it out; a `setup` message follows.
+  z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: z.nullable(SetupSchema) }),
   z.object({ v, type: z.literal('delta'), runId: str, from: num, to: num, clock: num, events: z.array(RunEventSchema) }),
   z.object({ v, type: z.literal('head'), runId: str, seq: num }),
   z.object({ v, type: z.literal('history'), runs: z.array(HistoryEntrySchema) }),
   z.object({ v, type: z.literal('setup'), setup: SetupSchema }),
+  z.object({ v, type: z.literal('apply'), runId: str, apply: ApplyStateSchema }),
   z.object({ v, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: str }),
   z.object({ v, type: z.literal('diff'), runId: str, version: str, patch: z.nullable(z.string().check(z.maxLength(MAX_PATCH_CHARS))), truncated: bool, note: z.optional(str) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 export type HostMessageOf<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
 
-export const ACTIONS = ['preview', 'apply', 'copy', 'openLog'] as const;
+export const ACTIONS = ['preview', 'apply', 'undo', 'discard', 'copy', 'openLog'] as const;
 export type RunAction = (typeof ACTIONS)[number];
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('ready'), runId: z.nullable(id), follow: bool }),
   z.object({ v, type: z.literal('resync'), runId: id, lastSeq: num }),
   z.object({ v, type: z.literal('select'), runId: z.nullable(id) }),
+  z.object({ v, type: z.literal('home') }),
   z.object({ v, type: z.literal('cancelRun'), runId: id }),
   z.object({ v, type: z.literal('cancelAgent'), runId: id, agentId: id }),
   z.object({ v, type: z.literal('action'), action: z.enum(ACTIONS), runId: id }),
-  z.object({ v, type: z.literal('start'), how: z.enum(['chat', 'selection', 'settings']) }),
+  z.object({ v, type: z.literal('start'), how: z.enum(['chat', 'selection', 'settings', 'setApiKey', 'openConfig']), envVar: z.optional(envVar) }),
   z.object({ v, type: z.literal('openLink'), href: z.string().check(z.maxLength(4096)) }),
   z.object({ v, type: z.literal('openPanel'), runId: z.nullable(id) }),
   z.object({ v, type: z.literal('log'), level: z.enum(['warn', 'error']), message: z.string().check(z.maxLength(4000)) }),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RunEvent } from '../core/engine/events';
 import { fullRun } from '../../test/webview/scenarios';
+import { failureInWords, NO_TOOL_CALLS, runErrorInWords } from './failure-words';
 import { safeExternalLink } from './links';
 import { hostMessage, MAX_PATCH_CHARS, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION } from './messages';
 import { applyExtras, emptyExtras, MAX_TIMELINE, MAX_TOOL_ROWS, reduceView, summarizeArgs } from './state';
@@ -12,10 +13,10 @@ describe('vote viewer protocol: messages', () => {
     const view = reduceView(events);
     const snapshot = hostMessage({
       type: 'snapshot',
-      run: { id: 'r1', title: 'T', readOnly: false, running: false, clock: 1, view },
+      run: { id: 'r1', title: 'T', task: 'Refactor it', readOnly: false, running: false, clock: 1, view, apply: { kind: 'selection', status: 'ready', target: 'src/config.ts' } },
       follow: true,
       history: [],
-      setup: { agents: [{ provider: 'openai', model: 'gpt-4.1-mini' }], configFile: null },
+      setup: { source: 'settings', from: 'massgen.agents in your User settings', agents: [{ id: 'gpt', provider: 'openai', model: 'gpt-4.1-mini' }], problem: { text: 'Agent gpt needs OPENAI_API_KEY.', fix: 'setApiKey', envVar: 'OPENAI_API_KEY' } },
     });
     const wire = JSON.parse(JSON.stringify(snapshot));
     const parsed = parseHostMessage(wire);
@@ -199,5 +200,24 @@ describe('vote viewer protocol: viewer extras', () => {
     assert.equal(summarizeArgs('{"path":"a.ts","line":3}'), 'path: "a.ts", line: 3');
     assert.equal(summarizeArgs('not json\n at all'), 'not json at all');
     assert.ok(summarizeArgs(JSON.stringify({ text: 'x'.repeat(1000) })).length <= 160);
+  });
+});
+
+describe('vote viewer protocol: failures in plain words', () => {
+  it('a model that never calls the tools is told as such, not with the correction prompt pasted in', () => {
+    const pasted = 'no valid vote or new_answer call after 3 attempts (last: Finish your work above by making a tool call of `vote` or `new_answer`. Make sure you actually call the tool. If you cannot call tools, reply with only one JSON object instead)';
+    assert.equal(failureInWords(pasted), NO_TOOL_CALLS);
+    assert.equal(failureInWords('the model replied 2 time(s) without calling new_answer or vote'), NO_TOOL_CALLS);
+    assert.match(NO_TOOL_CALLS, /may not support tool calling/);
+  });
+
+  it('a refused answer keeps its reason; other errors pass through', () => {
+    assert.equal(failureInWords('no valid vote or new_answer call after 3 attempts (last: vote before any answer)'), 'its answer or vote was refused 3 times (last: vote before any answer)');
+    assert.equal(failureInWords('HTTP 401: invalid API key'), 'HTTP 401: invalid API key');
+  });
+
+  it('a run\'s error lists each agent\'s failure in plain words', () => {
+    const error = 'Every agent failed.\n  gpt: the model replied 3 time(s) without calling new_answer or vote\n  local: HTTP 500: boom';
+    assert.equal(runErrorInWords(error), `Every agent failed.\n  gpt: ${NO_TOOL_CALLS}\n  local: HTTP 500: boom`);
   });
 });

@@ -42,6 +42,17 @@ export const AnswerChangeSchema = z.object({
   bytesWritten: num,
 });
 
+export const CheckResultSchema = z.object({
+  name: str,
+  required: bool,
+  status: z.enum(['passed', 'failed', 'timeout', 'error', 'cancelled']),
+  exitCode: z.nullable(num),
+  durationMs: num,
+  output: str,
+  cached: bool,
+});
+const WinnerVerificationSchema = z.object({ status: z.enum(['passed', 'failed', 'unchecked']), overruled: z.optional(z.object({ label: str, failed: z.array(str) })) });
+
 const ev = <T extends string, S extends Record<string, z.core.SomeType>>(type: T, shape: S) => z.object({ type: z.literal(type), ...base, ...shape });
 
 export const BudgetReachedSchema = ev('budget_reached', { limit: BudgetLimit, limitValue: num, spent: Spent });
@@ -54,6 +65,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ev('agent_updated', { agentId: str, labels: z.array(str), via: z.enum(['next_turn', 'tool_result']) }),
   ev('note_added', { noteId: str, text: str, agentIds: z.array(str), changesTask: bool }),
   ev('note_delivered', { noteId: str, agentId: str, via: z.enum(['next_turn', 'tool_result']) }),
+  ev('checks_started', { agentId: str, label: str, names: z.array(str) }),
+  ev('check_finished', { agentId: str, label: str, result: CheckResultSchema }),
   ev('text_delta', { agentId: str, text: str }),
   ev('reasoning_delta', { agentId: str, text: str }),
   ev('tool_call', { agentId: str, callId: str, name: str, arguments: str }),
@@ -67,7 +80,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ev('vote_invalidated', { voterId: str, targetLabel: str, reason: str }),
   ev('turn_failed', { agentId: str, error: str, cause: FailureCause, willRetry: bool }),
   ev('agent_failed', { agentId: str, error: str, cause: FailureCause }),
-  ev('winner_selected', { agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: WinnerBasis }),
+  ev('winner_selected', { agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: WinnerBasis, verification: z.optional(WinnerVerificationSchema) }),
   ev('final_started', { agentId: str, mode: Mode }),
   ev('final_answer', { agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) }),
   ev('run_ended', { reason: EndReasonSchema, winnerId: z.nullable(str), durationMs: num, error: z.optional(str) }),
@@ -112,10 +125,11 @@ export const RunStateSchema = z.object({
   agents: z.array(AgentStateSchema),
   answers: z.array(z.object({ agentId: str, label: str, version: num, content: str, t: num, change: z.optional(AnswerChangeSchema) })),
   votes: z.array(z.object({ ...VoteRecordSchema.shape, t: num, stale: bool, staleReason: z.optional(str) })),
-  winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: StoredWinnerBasis })),
+  winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: StoredWinnerBasis, verification: z.optional(WinnerVerificationSchema) })),
   finalAnswer: z.nullable(z.object({ agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) })),
   workspace: z._default(z.nullable(WorkspaceInfoSchema), null),
   notes: z._default(z.array(z.object({ id: str, text: str, agentIds: z.array(str), changesTask: bool, t: num, deliveredTo: z.array(str) })), []),
+  checks: z._default(z.record(str, z.object({ agentId: str, names: z.array(str), results: z.array(CheckResultSchema) })), {}),
   endReason: z.nullable(EndReasonSchema),
   error: z.nullable(str),
   budget: z.nullable(BudgetSchema),
@@ -133,6 +147,8 @@ export const ViewerExtrasSchema = z.object({
       toolsDropped: num,
       lastFailure: z.nullable(str),
       lastFailureCause: z._default(z.nullable(FailureCause), null),
+      // Runs stored before the field existed read as 0.
+      streamedChars: z._default(num, 0),
     }),
   ),
   timeline: z.array(
@@ -140,7 +156,7 @@ export const ViewerExtrasSchema = z.object({
       seq: num,
       t: num,
       agentId: z.nullable(str),
-      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'note', 'correction', 'restart', 'retry', 'tools', 'failed', 'winner', 'budget', 'end']),
+      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'note', 'check', 'correction', 'restart', 'retry', 'tools', 'failed', 'winner', 'budget', 'end']),
       label: str,
       detail: str,
     }),

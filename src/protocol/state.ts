@@ -50,6 +50,7 @@ export type TimelineKind =
   | 'stale'
   | 'update'
   | 'note'
+  | 'check'
   | 'correction'
   | 'restart'
   | 'retry'
@@ -78,6 +79,11 @@ export interface AgentExtras {
   /** The last failed turn's error (cleared when a turn starts), e.g. "turn timed out after 600 s", and why. */
   lastFailure: string | null;
   lastFailureCause: FailureCause | null;
+  /**
+   * Characters streamed (text and reasoning) since the agent's last counted call: usage arrives when a call ends,
+   * so while one streams the views estimate its tokens from these.
+   */
+  streamedChars: number;
 }
 
 export interface ViewerExtras {
@@ -118,7 +124,7 @@ export function summarizeArgs(raw: string, max = TOOL_ARGS_CHARS): string {
 function agentExtras(extras: ViewerExtras, agentId: string): AgentExtras {
   let a = extras.agents[agentId];
   if (!a) {
-    a = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null };
+    a = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null, streamedChars: 0 };
     extras.agents[agentId] = a;
   }
   return a;
@@ -151,7 +157,7 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       push(extras, { ...base, agentId: null, kind: 'round', label: `R${event.round}`, detail: `Round ${event.round}: ${event.agentIds.map(labelOf).join(', ')}` });
       break;
     case 'turn_started':
-      Object.assign(agentExtras(extras, event.agentId), { lastFailure: null, lastFailureCause: null });
+      Object.assign(agentExtras(extras, event.agentId), { lastFailure: null, lastFailureCause: null, streamedChars: 0 });
       break;
     case 'tools_ready':
       if (event.error) push(extras, { ...base, agentId: event.agentId, kind: 'tools', label: '!', detail: `${labelOf(event.agentId)}'s tools: ${event.error} (continuing with ${event.tools.join(', ') || 'no tools'})` });
@@ -211,7 +217,13 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       push(extras, { ...base, agentId: event.agentId, kind: 'failed', label: '✕', detail: `${labelOf(event.agentId)} failed: ${event.error}` });
       break;
     case 'winner_selected':
-      push(extras, { ...base, agentId: event.agentId, kind: 'winner', label: '★', detail: `Winner: ${event.label}${event.tieBreak ? ' (tie broken by agent order)' : ''}` });
+      push(extras, {
+        ...base,
+        agentId: event.agentId,
+        kind: 'winner',
+        label: '★',
+        detail: `Winner: ${event.label}${event.tieBreak ? ' (tie broken by agent order)' : ''}${event.verification?.overruled ? ` (checks passed; the votes chose ${event.verification.overruled.label}, which failed ${event.verification.overruled.failed.join(', ')})` : event.verification?.status === 'failed' ? ' (unverified: a required check failed)' : ''}`,
+      });
       break;
     case 'budget_reached':
       push(extras, { ...base, agentId: null, kind: 'budget', label: '$', detail: `Budget reached (${event.limit} ${event.limitValue})` });
@@ -222,10 +234,22 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
     case 'note_added':
       push(extras, { ...base, agentId: event.agentIds.length === 1 ? event.agentIds[0] : null, kind: 'note', label: '✎', detail: `Your note${event.agentIds.length === 1 ? ` to ${labelOf(event.agentIds[0])}` : ''}${event.changesTask ? ' (changes the task)' : ''}: ${event.text}` });
       break;
+    case 'check_finished': {
+      const r = event.result;
+      const passed = r.status === 'passed';
+      push(extras, { ...base, agentId: event.agentId, kind: 'check', label: passed ? '✓' : '✗', detail: `${event.label} ${r.name}: ${passed ? 'passed' : r.status === 'failed' ? `failed${r.exitCode !== null ? ` (exit ${r.exitCode})` : ''}` : r.status}${r.cached ? ' (same change as before)' : ''}` });
+      break;
+    }
     case 'text_delta':
     case 'reasoning_delta':
-    case 'note_delivered':
+      agentExtras(extras, event.agentId).streamedChars += event.text.length;
+      break;
     case 'usage':
+      // The call is counted now: what it streamed is in its usage.
+      agentExtras(extras, event.agentId).streamedChars = 0;
+      break;
+    case 'checks_started':
+    case 'note_delivered':
     case 'final_started':
     case 'final_answer':
       break;

@@ -6,7 +6,7 @@ import { ScriptedProvider, type Script } from '../../src/core/providers/scripted
 import type { ModelRequest } from '../../src/core/providers/types';
 import type { EventOf, RunEvent, RunEventType } from '../../src/core/engine/events';
 import { Orchestrator } from '../../src/core/engine/orchestrator';
-import type { AgentToolbox, AgentWorkspace, RunResult } from '../../src/core/engine/ports';
+import type { AgentToolbox, AgentWorkspace, AnswerChecks, RunResult } from '../../src/core/engine/ports';
 import type { RetryPolicy } from '../../src/core/engine/retry';
 
 export interface TeamMember {
@@ -32,7 +32,7 @@ export const FAST_RETRY: Partial<RetryPolicy> = { baseDelayMs: 1, maxDelayMs: 5 
 
 export function runTeam(
   members: TeamMember[],
-  opts: { task?: string; orchestrator?: Partial<OrchestratorConfig>; timeouts?: Partial<TimeoutConfig>; retry?: Partial<RetryPolicy>; signal?: AbortSignal } = {},
+  opts: { task?: string; orchestrator?: Partial<OrchestratorConfig>; timeouts?: Partial<TimeoutConfig>; retry?: Partial<RetryPolicy>; signal?: AbortSignal; checks?: AnswerChecks } = {},
 ): TeamRun {
   const providers: Record<string, ScriptedProvider> = {};
   for (const m of members) providers[m.id] = new ScriptedProvider(`model-${m.id}`, m.script);
@@ -44,6 +44,7 @@ export function runTeam(
     timeouts: { orchestratorTimeoutSeconds: 30, agentTurnTimeoutSeconds: 10, ...opts.timeouts },
     retry: { ...FAST_RETRY, ...opts.retry },
     signal: opts.signal,
+    checks: opts.checks,
     onEvent: (e) => events.push(e),
     now: () => new Date(2026, 0, 2, 3, 4, 5),
     random: () => 0.5,

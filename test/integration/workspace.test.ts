@@ -5,10 +5,11 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { buildCli, runCli, type CliRun } from '../helpers/cli';
+import { fingerprint, git } from '../helpers/repo';
 import { coordinationScript, startFakeOpenAI, type AgentScript, type FakeOpenAIServer } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-ws-'));
@@ -20,7 +21,6 @@ function run(args: string[], cwd: string, tmp: string): Promise<CliRun> {
   return runCli(cli, args, { cwd, env: { HOME: work, TMPDIR: tmp } });
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
 
 /** A project as a user has it: commits, an uncommitted edit, an untracked file, an ignored build folder. */
 function makeRepo(name: string): string {
@@ -40,20 +40,6 @@ function makeRepo(name: string): string {
   return dir;
 }
 
-/** Everything that makes the repository what it is: every file's bytes (.git included), status, refs, worktrees. */
-function fingerprint(dir: string): string {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else files.push(`${relative(dir, p)} ${readFileSync(p).toString('base64')}`);
-    }
-  };
-  walk(dir);
-  return [files.join('\n'), git(dir, 'status', '--porcelain', '--untracked-files=all'), git(dir, 'for-each-ref'), git(dir, 'worktree', 'list', '--porcelain')].join('\n--\n');
-}
 
 const FIXED = 'exports.add = (a, b) => a + b;\n';
 

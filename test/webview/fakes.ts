@@ -5,7 +5,7 @@ import type { RunEvent } from '../../src/core/engine/events';
 import { applyEvent, initialRunState, type RunState } from '../../src/core/engine/run-state';
 import type { HistoryFs } from '../../src/host/viewer/history';
 import type { Disposable, LiveRun, RunSource, ViewerServices } from '../../src/host/viewer/hub';
-import type { Setup } from '../../src/protocol/messages';
+import type { ApplyState, Setup } from '../../src/protocol/messages';
 
 export class FakeRun implements LiveRun {
   readonly state: RunState = initialRunState();
@@ -45,6 +45,8 @@ export class FakeRun implements LiveRun {
 
 export class FakeSource implements RunSource {
   private readonly runs: FakeRun[] = [];
+  /** The user's words per run (RunManager.promptOf). */
+  readonly prompts = new Map<string, string>();
   private readonly listeners = new Set<(run: LiveRun) => void>();
 
   onDidStart(listener: (run: LiveRun) => void): Disposable {
@@ -60,9 +62,14 @@ export class FakeSource implements RunSource {
     return this.runs.find((r) => r.id === id);
   }
 
+  promptOf(id: string): string | undefined {
+    return this.prompts.get(id);
+  }
+
   /** Starts a run the way the RunManager does: the first events are folded before listeners hear of the run. */
-  start(id: string, title: string, first: RunEvent[] = []): FakeRun {
+  start(id: string, title: string, first: RunEvent[] = [], prompt?: string): FakeRun {
     const run = new FakeRun(id, title);
+    if (prompt !== undefined) this.prompts.set(id, prompt);
     for (const e of first) run.emit(e);
     this.runs.push(run);
     for (const l of this.listeners) l(run);
@@ -76,7 +83,9 @@ export class FakeServices implements ViewerServices {
   readonly opened: string[] = [];
   readonly panels: (string | null)[] = [];
   readonly logs: string[] = [];
-  setupValue: Setup = { agents: [], configFile: null };
+  setupValue: Setup = { source: 'chat-models', from: 'your VS Code chat models', agents: [], problem: null };
+  /** Each run's apply state, as RunPreviews keeps it (default: nothing to apply). */
+  readonly applyStates = new Map<string, ApplyState>();
   /** A fixed clock for tests of timing (rate limits); null = the real one. */
   clock: number | null = null;
   readonly log = {
@@ -106,6 +115,10 @@ export class FakeServices implements ViewerServices {
 
   setup(): Setup {
     return this.setupValue;
+  }
+
+  applyState(runId: string): ApplyState {
+    return this.applyStates.get(runId) ?? { kind: 'selection', status: 'none', target: null };
   }
 
   now(): number {

@@ -42,8 +42,8 @@ describe('vote viewer (webview logic): badges', () => {
     // The cause decides, not the wording: a provider's message that mentions a timeout is still a failure.
     assert.equal(agentBadge({ ...auditor, error: 'upstream request timed out', failureCause: 'provider' }, undefined, 0).kind, 'failed');
     const restarting = { ...auditor, status: 'restarting' as const, error: null };
-    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: 'turn timed out after 0.25 s', lastFailureCause: 'timeout' }, 0).text, 'timed out, restarting');
-    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null }, 0).text, 'restarting');
+    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: 'turn timed out after 0.25 s', lastFailureCause: 'timeout', streamedChars: 0 }, 0).text, 'timed out, restarting');
+    assert.equal(agentBadge(restarting, { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null, streamedChars: 0 }, 0).text, 'restarting');
   });
 
   it('shows what a finished agent did last: voted, answered or nothing', () => {
@@ -52,6 +52,14 @@ describe('vote viewer (webview logic): badges', () => {
     const a = { ...done.agents[0], currentVote: null };
     assert.equal(agentBadge(a, undefined, 0).kind, 'answered');
     assert.equal(agentBadge({ ...a, answerCount: 0 }, undefined, 0).kind, 'done');
+  });
+
+  it('an agent stopped by the user\'s Cancel reads cancelled, not done', () => {
+    const done = reduceEvents(events);
+    const idle = { ...done.agents[0], currentVote: null, answerCount: 0 };
+    assert.equal(agentBadge(idle, undefined, 0, 'cancelled').kind, 'cancelled');
+    assert.equal(agentBadge(idle, undefined, 0, 'consensus').kind, 'done');
+    assert.equal(agentBadge({ ...idle, answerCount: 1 }, undefined, 0, 'cancelled').kind, 'answered', 'what it did before the cancel stays');
   });
 
   it('keeps the run clock ticking between messages and freezes it at the end', () => {
@@ -94,6 +102,28 @@ describe('vote viewer (webview logic): tally', () => {
   });
 });
 
+describe('vote viewer (webview logic): how the run ended', () => {
+  it('a cancel says you cancelled, with the best answer so far or before any answer', async () => {
+    const s = reduceEvents(await fullRun());
+    const cancelled = { ...s, endReason: 'cancelled' as const };
+    assert.equal(fmt.endDetail(cancelled), 'You cancelled the run; the best answer so far, agent2.2, won.');
+    assert.equal(fmt.endDetail({ ...cancelled, winner: null }), 'You cancelled the run before any agent answered.');
+    assert.ok(!/best answer so far/.test(fmt.endDetail({ ...cancelled, winner: null })));
+  });
+
+  it('a tie broken by agent order, or the one agent left, is not called a consensus', async () => {
+    const tie = reduceEvents(await tieRun());
+    assert.equal(fmt.endLabel(tie), 'Tie broken by agent order');
+    assert.match(fmt.endDetail(tie), /the votes tied: agent1\.1 won because its agent comes first/);
+    const s = reduceEvents(await fullRun());
+    const lone = { ...s, agents: s.agents.map((a, i) => (i === 1 ? a : { ...a, status: 'failed' as const })) };
+    assert.equal(fmt.endLabel(lone), 'Agreed by the 1 agent left');
+    assert.equal(fmt.endDetail(lone), '4 of 5 agents failed; the one left voted for agent2.2.');
+    assert.equal(fmt.endLabel(s), 'Consensus');
+    assert.match(fmt.endDetail(s), /4 agents still running all voted for agent2\.2 \(1 failed\)/);
+  });
+});
+
 describe('vote viewer (webview logic): formatting', () => {
   it('formats tokens, money, durations and cost honestly', () => {
     assert.deepEqual([0, 999, 1234, 45_600, 1_234_567].map(fmt.tokens), ['0', '999', '1.2k', '46k', '1.23M']);
@@ -103,6 +133,13 @@ describe('vote viewer (webview logic): formatting', () => {
     assert.equal(fmt.cost(u).text, '$0.020');
     assert.equal(fmt.cost({ ...u, unpricedCalls: 1 }).text, '≥ $0.020');
     assert.equal(fmt.cost({ ...u, unpricedCalls: 3 }).text, 'cost unknown');
+    // One wording: a stored run's summary (no call count) with no priced cost is unknown, not "≥ $0".
+    assert.equal(fmt.costOf(0, 6, null), 'cost unknown');
+    assert.equal(fmt.costOf(0.02, 1, null), '≥ $0.020');
+    assert.equal(fmt.costOf(0.02, 0, null), '$0.020');
+    assert.equal(fmt.costOf(0, 0, 0), '$0');
+    assert.equal(fmt.labelTitle('agent2.1'), 'agent2.1 = agent2\'s first answer');
+    assert.equal(fmt.labelTitle('agent10.12'), 'agent10.12 = agent10\'s 12th answer');
     assert.equal(fmt.endReason('max_rounds'), 'Rounds cap reached');
     assert.equal(fmt.endReason('all_failed'), 'All agents failed');
   });

@@ -68,34 +68,57 @@ describeInChromium('vote viewer in Chromium', function () {
     assert.deepEqual(p.pageErrors, [], 'no page errors');
   }
 
-  it('empty state: what MassGen is, how to start, which agents; its buttons ask the host', async () => {
+  it('start page: what MassGen is, how to start, the next run\'s team and where it is set; its buttons ask the host', async () => {
     const h = await harness();
+    h.services.setupValue = {
+      source: 'chat-models',
+      from: 'your VS Code chat models',
+      agents: ['reviewer', 'engineer', 'creative'].map((p) => ({ id: `gpt-4o-${p}`, provider: 'vscode-lm', model: 'copilot/gpt-4o' })),
+      problem: null,
+    };
+    await h.hub.setupChanged();
     for (const theme of THEMES) {
       const p = await open(h, { theme });
       const text = await p.page.locator('.empty').innerText();
       assert.match(text, /Several AI agents work on your task in parallel/);
       assert.match(text, /Run on Selection/);
       assert.match(text, /@massgen/);
-      assert.match(text, /your VS Code chat models will be used/);
+      assert.match(text, /From your VS Code chat models:/);
+      assert.match(text.replace(/\s+/g, ' '), /gpt-4o-reviewer copilot\/gpt-4o · vscode-lm/);
       await p.screenshot(`empty-view-${theme}`);
       await assertClean(p);
     }
-    h.services.setupValue = { agents: [{ id: 'fast', provider: 'openai', model: 'gpt-4.1-mini' }, { provider: 'anthropic', model: 'claude-haiku-4-5' }], configFile: null };
-    h.hub.setupChanged();
+    h.services.setupValue = {
+      source: 'settings',
+      from: 'massgen.agents in your User settings',
+      agents: [{ id: 'fast', provider: 'openai', model: 'gpt-4.1-mini' }, { id: 'agent2', provider: 'anthropic', model: 'claude-haiku-4-5' }],
+      problem: { text: 'Agent \'fast\' needs OPENAI_API_KEY.', fix: 'setApiKey', envVar: 'OPENAI_API_KEY' },
+    };
+    await h.hub.setupChanged();
     const p = pages[pages.length - 1];
     await p.settle();
     const agents = await p.page.locator('.setup-agents li').allInnerTexts();
     assert.deepEqual(agents.map((t) => t.replace(/\s+/g, ' ').trim()), ['fast gpt-4.1-mini · openai', 'agent2 claude-haiku-4-5 · anthropic']);
+    assert.match(await p.page.locator('.setup-source').innerText(), /From massgen\.agents in your User settings/);
+    assert.match(await p.page.locator('.setup-problem').innerText(), /needs OPENAI_API_KEY/);
+    await p.screenshot('empty-view-missing-key');
     await p.page.getByRole('button', { name: 'Ask @massgen in Chat' }).click();
     await p.page.getByRole('button', { name: 'Run on the current selection' }).click();
+    await p.page.getByRole('button', { name: 'Set API Key…' }).click();
     await p.page.getByRole('button', { name: 'Configure agents…' }).click();
     await p.settle();
     await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(h.services.commands, [['workbench.action.chat.open', { query: '@massgen ' }], ['massgen.runOnSelection'], ['workbench.action.openSettings', 'massgen.agents']]);
+    assert.deepEqual(h.services.commands, [
+      ['workbench.action.chat.open', { query: '@massgen ', isPartialQuery: true }],
+      ['massgen.runOnSelection'],
+      ['massgen.setApiKey', 'OPENAI_API_KEY'],
+      ['workbench.action.openSettings', 'massgen.agents'],
+    ]);
   });
 
   it('a finished run: columns, badges, answer versions, critiques with stale votes, tally, timeline, result and actions', async () => {
     const h = await harness();
+    h.services.applyStates.set('run-full', { kind: 'selection', status: 'ready', target: 'src/config.ts' });
     const run = h.source.start('run-full', 'Refactor parseConfig() in src/config.ts', full.slice(0, 1));
     await replay(run, full.slice(1));
     const state = reduceEvents(full);
@@ -154,17 +177,20 @@ describeInChromium('vote viewer in Chromium', function () {
     }
     assert.ok((await page.locator('.timeline-grid .tl-restart').count()) >= 1);
     assert.ok((await page.locator('.timeline-grid .tl-retry').count()) >= 1);
+    // Answer labels say what they mean on hover.
+    assert.equal(await page.locator('details.answer[data-label="agent2.2"] .answer-label').getAttribute('title'), 'agent2.2 = agent2\'s second answer');
+    assert.equal(await page.locator('.tally-label', { hasText: 'agent2.2' }).getAttribute('title'), 'agent2.2 = agent2\'s second answer');
     // Result and actions.
     const result = page.locator('.result');
     assert.match(await result.locator('.end-reason').innerText(), /^Consensus$/);
     assert.match(await result.locator('.result-winner').innerText(), /Winner agent2\.2 \(pragmatic-engineer\)/);
     assert.match(await result.locator('.final-answer').innerText(), /keep JSON errors apart/);
-    await result.getByRole('button', { name: 'Preview the winner as a diff' }).click();
-    await result.getByRole('button', { name: 'Apply the winner' }).click();
+    assert.equal(await result.getByRole('button', { name: 'Apply the winner' }).count(), 0, 'no Apply before the diff was shown');
+    await result.getByRole('button', { name: 'Review the winner\u2019s diff' }).click();
     await result.getByRole('button', { name: 'Copy the final answer' }).click();
     await result.getByRole('button', { name: 'Open the MassGen log' }).click();
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(h.services.commands, [['massgen.previewRun', 'run-full'], ['massgen.applyRun', 'run-full'], ['massgen.showLog']]);
+    assert.deepEqual(h.services.commands, [['massgen.previewRun', 'run-full'], ['massgen.showLog']]);
     assert.deepEqual(h.services.copied, [state.finalAnswer!.content]);
     await p.settle();
     assert.match(await page.locator('.notice').innerText(), /copied/);
@@ -173,6 +199,37 @@ describeInChromium('vote viewer in Chromium', function () {
     await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(h.services.opened, ['https://zod.dev/api#numbers']);
     assert.equal(page.url().endsWith('/panel.html'), true, 'the page did not navigate');
+  });
+
+  it('the result follows the winner\'s apply state: review, then Apply or Discard, then Applied with Undo; no code, no Apply', async () => {
+    const h = await harness();
+    const run = h.source.start('run-apply', 'Refactor parseConfig() in src/config.ts', full.slice(0, 1));
+    await replay(run, full.slice(1));
+    const p = await open(h, { theme: 'dark' });
+    const result = p.page.locator('.result');
+    const set = async (apply: Parameters<typeof h.services.applyStates.set>[1]) => {
+      h.services.applyStates.set('run-apply', apply);
+      h.hub.applyChanged('run-apply');
+      await p.settle();
+    };
+    const buttons = async () => (await result.locator('.apply-actions vscode-button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))) as string[];
+    await set({ kind: 'selection', status: 'previewing', target: 'src/config.ts' });
+    assert.deepEqual(await buttons(), ['Apply the winner', 'Discard the winner']);
+    await result.getByRole('button', { name: 'Apply the winner' }).click();
+    await result.getByRole('button', { name: 'Discard the winner' }).click();
+    await set({ kind: 'selection', status: 'applied', target: 'src/config.ts' });
+    assert.deepEqual(await buttons(), ['Undo the apply']);
+    assert.match(await result.locator('.applied').innerText(), /Applied to src\/config\.ts/);
+    await p.screenshotOf('result-applied-dark', '.result-section');
+    await result.getByRole('button', { name: 'Undo the apply' }).click();
+    await set({ kind: 'selection', status: 'noCode', target: 'src/config.ts', note: 'Nothing to apply to src/config.ts: the winning answer has no typescript code block.' });
+    assert.deepEqual(await buttons(), []);
+    assert.match(await result.locator('.apply-note').innerText(), /no typescript code block/);
+    await set({ kind: 'files', status: 'ready', target: '3 files' });
+    assert.deepEqual(await buttons(), ['Review and apply the winner\u2019s changes']);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(h.services.commands, [['massgen.applyRun', 'run-apply'], ['massgen.discardWinner', 'run-apply'], ['massgen.undoRun', 'run-apply']]);
+    await assertClean(p);
   });
 
   it('a live run: streaming, thinking, a retry counting down, Cancel, per-agent Cancel, collapsing columns', async () => {
@@ -189,6 +246,7 @@ describeInChromium('vote viewer in Chromium', function () {
     const streaming = page.locator('.agent[data-status="streaming"]').first();
     assert.match(await streaming.locator('.output .stream').innerText(), /Result type[\s\S]*zod/);
     assert.equal(await streaming.locator('.output .stream code').count() > 0, true, 'markdown rendered');
+    assert.match(await streaming.locator('.agent-usage').innerText(), /· ~\d+ streaming$/, 'live token counts while the call streams');
     const thinking = page.locator('.agent[data-status="thinking"]');
     assert.equal(await thinking.locator('details.reasoning').isVisible(), true);
     assert.equal(await thinking.locator('details.reasoning').getAttribute('open'), null, 'reasoning collapsed');
@@ -355,11 +413,46 @@ describeInChromium('vote viewer in Chromium', function () {
     await new Promise((r) => setTimeout(r, 100));
     await q.settle();
     assert.equal(await q.page.locator('.banner.readonly').isVisible(), true);
-    assert.equal(await q.page.locator('.result vscode-button[aria-label="Apply the winner"]').getAttribute('disabled'), '');
+    assert.equal(await q.page.locator('.result .apply-actions vscode-button').count(), 0, 'a past run offers nothing to apply');
     assert.equal(await q.page.locator('.agent-cancel:visible').count(), 0);
     assert.equal(await q.page.locator('details.answer').count(), expected.answers.length);
     await q.screenshot('past-run-panel-light');
     await assertClean(q);
+  });
+
+  it('a narrow sidebar with four agents: every agent at a glance, the cards stacked without gaps, a row shows its card', async () => {
+    const h = await harness();
+    const four = bigRun(4, 2, 1);
+    const run = h.source.start('run-four', 'Four agents', four.slice(0, 1));
+    await replay(run, four.slice(1));
+    for (const theme of THEMES) {
+      const p = await open(h, { theme, width: 300, height: 700 });
+      const rows = p.page.locator('.roster-row');
+      assert.equal(await rows.count(), 4);
+      for (const box of await rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+        assert.ok(box.left >= 0 && box.right <= 300 && box.height > 0, `a roster row fits the sidebar: ${JSON.stringify(box)}`);
+      }
+      assert.match((await rows.first().innerText()).replace(/\s+/g, ' '), /agent1 agent-1 voted → agent1\.2/);
+      const page = await p.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, list: document.querySelector('.columns')!.getBoundingClientRect().width }));
+      assert.ok(page.scroll <= page.client, `nothing is wider than the sidebar: ${JSON.stringify(page)}`);
+      const cards = (await p.page.locator('article.agent').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) as DOMRect[];
+      cards.forEach((c, i) => {
+        assert.ok(c.left >= 0 && c.right <= 300 && Math.abs(c.width - page.list) < 1, `card ${i + 1} fills the sidebar's width, not off to the side: ${JSON.stringify(c)}`);
+        if (i) assert.ok(c.top >= cards[i - 1].bottom && c.top - cards[i - 1].bottom <= 12, `card ${i + 1} follows card ${i} without a gap`);
+      });
+      await p.screenshot(`narrow-four-agents-${theme}`);
+      await p.screenshotOf(`narrow-four-agents-${theme}-agents`, '.agents-section');
+      await rows.nth(3).click();
+      await p.settle();
+      const shown = await p.page.locator('article.agent[data-agent="agent-4"]').evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
+      assert.ok(shown.top > -1 && shown.top < 700, `the row brought agent4's card into view: ${JSON.stringify(shown)}`);
+      assert.equal(await p.page.evaluate(() => document.activeElement?.getAttribute('data-agent')), 'agent-4', 'and moved the focus to it');
+      await assertClean(p);
+    }
+    const wide = await open(h, { theme: 'dark', surface: 'panel', width: 1280 });
+    assert.equal(await wide.page.locator('.roster').isVisible(), false, 'side by side, no roster');
+    const tops = await wide.page.locator('article.agent').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    assert.equal(new Set(tops).size, 1, `columns side by side in a wide panel: ${tops}`);
   });
 
   it('a large run (8 agents × 4 answers of 12 KB) renders from a snapshot quickly: no need to retain hidden webviews', async () => {

@@ -1,6 +1,7 @@
 // One column per agent: name, model, status badge, tokens and cost, Cancel; the live stream tail (markdown, reasoning
 // muted and collapsible), tool calls as compact rows, and its answer versions with the critiques (vote reasons)
-// each received, the latest expanded. Columns scroll horizontally and collapse to a narrow strip.
+// each received, the latest expanded. Columns scroll horizontally and collapse to a narrow strip; in a narrow
+// sidebar they stack, under a roster of every agent (roster.ts).
 
 import type { RunEvent } from '../../src/protocol/state';
 import { STREAM_TAIL_CHARS, type AgentExtras, type AgentState, type AnswerState, type RunState, type VoteState } from '../../src/protocol/state';
@@ -12,6 +13,8 @@ import type { Host } from '../bridge';
 import { plainText, renderInto } from '../markdown';
 import { StreamView } from '../stream';
 import { ChangesView } from './changes';
+import { RosterView } from './roster';
+import { failureInWords } from '../../src/protocol/failure-words';
 
 export interface ColumnContext {
   host: Host;
@@ -53,7 +56,7 @@ class AnswerView {
     this.el = h(
       'details',
       { class: 'answer' },
-      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label }), this.star, files, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.staleCount, this.votes),
+      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label, title: fmt.labelTitle(answer.label) }), this.star, files, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.staleCount, this.votes),
       this.changes?.el,
       this.body,
       this.critiquesWrap,
@@ -163,7 +166,8 @@ class AgentColumn {
     this.toolsWrap = h('div', { class: 'tools-wrap' }, h('div', { class: 'sub-label', text: 'Tool calls' }), this.tools);
     this.el = h(
       'article',
-      { class: 'agent', attrs: { 'aria-label': name, role: 'listitem' } },
+      // tabindex -1: the roster moves the focus here when it brings the card into view.
+      { class: 'agent', attrs: { 'aria-label': name, role: 'listitem', tabindex: -1 } },
       h(
         'header',
         { class: 'agent-head' },
@@ -192,6 +196,10 @@ class AgentColumn {
     this.setCollapsed(collapsed);
   }
 
+  get collapsed(): boolean {
+    return this.el.classList.contains('collapsed');
+  }
+
   setCollapsed(collapsed: boolean): void {
     setClass(this.el, 'collapsed', collapsed);
     const name = `${this.agent.label} (${this.agent.id})`;
@@ -207,8 +215,8 @@ class AgentColumn {
     else if (text) view.append(text);
   }
 
-  update(agent: AgentState, extras: AgentExtras | undefined, clock: number, running: boolean): void {
-    const b = agentBadge(agent, extras, clock);
+  update(agent: AgentState, extras: AgentExtras | undefined, clock: number, running: boolean, endReason: RunState['endReason']): void {
+    const b = agentBadge(agent, extras, clock, endReason);
     setIcon(this.badgeIcon, b.icon);
     setText(this.badgeText, b.text);
     setTitle(this.badge, b.title);
@@ -225,14 +233,16 @@ class AgentColumn {
       setTitle(this.model, `${agent.provider} · ${agent.model}${n ? `\nTools: ${tools}` : ''}`);
     }
     const u = agent.usage;
-    const usageKey = `${u.calls}:${u.inputTokens}:${u.outputTokens}:${u.costUsd}:${u.unpricedCalls}`;
+    // Usage arrives when a call ends; until then its tokens are estimated from what streamed (~4 characters each).
+    const live = agent.status === 'streaming' ? Math.round((extras?.streamedChars ?? 0) / 4) : 0;
+    const usageKey = `${u.calls}:${u.inputTokens}:${u.outputTokens}:${u.costUsd}:${u.unpricedCalls}:${fmt.tokens(live)}`;
     if (usageKey !== this.usageKey) {
       this.usageKey = usageKey;
-      setText(this.usage, `${fmt.usageLine(u)} · ${u.calls} call${u.calls === 1 ? '' : 's'}`);
-      setTitle(this.usage, fmt.usageTitle(u));
+      setText(this.usage, `${fmt.usageLine(u)} · ${u.calls} call${u.calls === 1 ? '' : 's'}${live ? ` · ~${fmt.tokens(live)} streaming` : ''}`);
+      setTitle(this.usage, `${fmt.usageTitle(u)}${live ? `\nAbout ${live} more tokens streaming (estimated until the call ends)` : ''}`);
     }
     setHidden(this.cancel, this.ctx.readOnly || !running || agent.status === 'failed');
-    const error = agent.status === 'failed' ? (agent.error ?? 'Failed') : '';
+    const error = agent.status === 'failed' ? failureInWords(agent.error ?? 'Failed') : '';
     if (this.errorShown !== error) {
       this.errorShown = error;
       this.error.replaceChildren(plainText(error));
@@ -308,9 +318,10 @@ export class AgentsView {
   readonly el: HTMLElement;
   private readonly columns = new Map<string, AgentColumn>();
   private readonly list: HTMLElement;
+  private readonly roster: RosterView;
 
   constructor(ctx: ColumnContext, state: RunState) {
-    this.list = h('div', { class: 'columns', attrs: { role: 'list', tabindex: 0, 'aria-label': 'Agents (scroll sideways for more)' } });
+    this.list = h('div', { class: 'columns', attrs: { role: 'list', tabindex: 0, 'aria-label': 'Agents' } });
     const collapsed = new Set(ctx.host.ui.collapsed);
     const onCollapse = (id: string, on: boolean) => {
       const set = new Set(ctx.host.ui.collapsed);
@@ -323,7 +334,17 @@ export class AgentsView {
       this.columns.set(a.id, col);
       this.list.append(col.el);
     }
-    this.el = this.list;
+    this.roster = new RosterView(state, (id) => {
+      const col = this.columns.get(id);
+      if (!col) return;
+      if (col.collapsed) {
+        col.setCollapsed(false);
+        onCollapse(id, false);
+      }
+      col.el.scrollIntoView({ block: 'start', inline: 'nearest' });
+      col.el.focus({ preventScroll: true });
+    });
+    this.el = h('div', { class: 'agents' }, this.roster.el, this.list);
   }
 
   /** Routes one applied event to the stream views (the reducer already updated the state). */
@@ -360,12 +381,14 @@ export class AgentsView {
   update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: readonly string[] | 'all'): void {
     const running = state.phase !== 'done';
     for (const a of state.agents) {
-      if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running);
+      if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running, state.endReason);
     }
+    this.roster.update(state, extras, clock, ids);
   }
 
-  updateStructure(state: RunState): void {
+  updateStructure(state: RunState, extras: Record<string, AgentExtras>, clock: number): void {
     for (const col of this.columns.values()) col.updateAnswers(state);
+    this.roster.update(state, extras, clock, 'all');
   }
 
   dispose(): void {

@@ -1,5 +1,6 @@
-// The run header: phase, elapsed time, tokens and cost, Cancel, the task (collapsed), the budget bars, and the
-// banners for a read-only past run or a newer run in progress.
+// The run header: phase, elapsed time, tokens and cost, Cancel, New run, the task in the user's words (collapsed;
+// what the agents were given, when it says more, inside), the budget bars, and the banners for a read-only past run
+// or a newer run in progress.
 
 import type { HistoryEntry, ShownRun } from '../../src/protocol/messages';
 import type { RunState } from '../../src/protocol/state';
@@ -24,6 +25,8 @@ export class HeaderView {
   private readonly cancel: HTMLElement;
   private readonly taskTitle = h('span', { class: 'task-title' });
   private readonly taskText = h('div', { class: 'task-text' });
+  private readonly promptText = h('div', { class: 'task-text' });
+  private readonly prompt: HTMLDetailsElement;
   private readonly budget = h('div', { class: 'budget', attrs: { role: 'group', 'aria-label': 'Budget' } });
   private readonly meters = new Map<string, Meter>();
   private readonly budgetNote = h('div', { class: 'budget-note', attrs: { role: 'status' } });
@@ -31,12 +34,13 @@ export class HeaderView {
   private readonly newer: HTMLElement;
   private readonly newerText = h('span');
   private newerId: string | null = null;
-  private taskShown: string | null = null;
+  private questionShown: string | null = null;
   private usageKey = '';
   private budgetReachedShown: RunState['budgetReached'] | undefined = undefined;
   private readonly phaseChip: HTMLElement;
 
-  constructor(private readonly host: Host, private readonly runId: string, title: string) {
+  /** `task`: what the user asked, in their words (the engine's task, `state.question`, may wrap it). */
+  constructor(private readonly host: Host, private readonly runId: string, title: string, private readonly task: string) {
     this.cancel = button('Cancel', {
       icon: 'debug-stop',
       secondary: true,
@@ -46,12 +50,17 @@ export class HeaderView {
     });
     this.cancel.classList.add('cancel-run');
     this.phaseChip = h('span', { class: 'phase', attrs: { role: 'status', 'aria-label': 'Phase' } }, this.phaseIcon, this.phaseText);
+    const home = iconButton('add', 'New run', () => this.host.post({ type: 'home' }));
+    home.title = 'New run: how to start one, and the team that will run';
     const tools = h(
       'span',
       { class: 'header-tools' },
+      home,
       host.surface === 'view' ? iconButton('link-external', 'Open in an editor tab', () => this.host.post({ type: 'openPanel', runId: this.runId })) : null,
       this.cancel,
     );
+    this.prompt = h('details', { class: 'task-prompt' }, h('summary', { class: 'sub-label', text: 'What the agents were given' }), this.promptText) as HTMLDetailsElement;
+    if (task) this.taskText.replaceChildren(plainText(task));
     this.readOnly = h(
       'div',
       { class: 'banner readonly', attrs: { role: 'note' } },
@@ -71,7 +80,7 @@ export class HeaderView {
       { class: 'run-header' },
       h('div', { class: 'run-title', title }, h('span', { class: 'run-title-text', text: title })),
       h('div', { class: 'header-bar' }, this.phaseChip, h('span', { class: 'metric' }, icon('watch'), this.elapsed), h('span', { class: 'metric' }, icon('pulse'), this.usage), tools),
-      h('details', { class: 'task' }, h('summary', { class: 'task-summary' }, h('span', { class: 'task-label', text: 'Task' }), this.taskTitle), this.taskText),
+      h('details', { class: 'task' }, h('summary', { class: 'task-summary' }, h('span', { class: 'task-label', text: 'Task' }), this.taskTitle), this.taskText, this.prompt),
       this.budget,
       this.readOnly,
       this.newer,
@@ -80,8 +89,9 @@ export class HeaderView {
 
   update(shown: Omit<ShownRun, 'view'>, state: RunState, clockMs: number, history: HistoryEntry[], follow: boolean): void {
     const running = state.phase !== 'done';
-    setIcon(this.phaseIcon, running ? 'loading~spin' : state.error && !state.finalAnswer ? 'error' : 'pass');
-    setText(this.phaseText, running ? fmt.phase(state.phase, state.round) : `Done · ${fmt.endReason(state.endReason)}`);
+    const cancelled = state.endReason === 'cancelled';
+    setIcon(this.phaseIcon, running ? 'loading~spin' : cancelled ? 'circle-slash' : state.error && !state.finalAnswer ? 'error' : 'pass');
+    setText(this.phaseText, running ? fmt.phase(state.phase, state.round) : cancelled ? 'Cancelled' : `Done · ${fmt.endLabel(state)}`);
     this.phaseChip.dataset.phase = state.phase;
     this.updateClock(state, clockMs);
     const u = state.usage;
@@ -93,10 +103,14 @@ export class HeaderView {
       this.updateBudget(state);
     }
     setHidden(this.cancel, !running || shown.readOnly);
-    setText(this.taskTitle, fmt.firstLine(state.question, 200));
-    if (this.taskShown !== state.question) {
-      this.taskShown = state.question;
-      this.taskText.replaceChildren(plainText(state.question));
+    // Without the user's words (a run from an older session), the engine's task is all there is.
+    const task = this.task || state.question;
+    setText(this.taskTitle, fmt.firstLine(task, 200));
+    if (this.questionShown !== state.question) {
+      this.questionShown = state.question;
+      if (!this.task) this.taskText.replaceChildren(plainText(state.question));
+      this.promptText.replaceChildren(plainText(state.question));
+      setHidden(this.prompt, state.question.trim() === task.trim());
     }
     if (state.budgetReached !== this.budgetReachedShown) {
       this.budgetReachedShown = state.budgetReached;
@@ -147,7 +161,7 @@ export class HeaderView {
       m.row.classList.toggle('high', !hit && pct >= 80);
       setText(m.text, text(used, max));
     };
-    set('max_cost_usd', 'Cost', u.costUsd, b.maxCostUsd, (x, m) => `${u.unpricedCalls ? '≥ ' : ''}${fmt.usd(x)} / ${fmt.usd(m)}`);
+    set('max_cost_usd', 'Cost', u.costUsd, b.maxCostUsd, (x, m) => `${fmt.costOf(x, u.unpricedCalls, u.calls)} / ${fmt.usd(m)}`);
     set('max_total_tokens', 'Tokens', u.inputTokens + u.outputTokens, b.maxTotalTokens, (x, m) => `${fmt.tokens(x)} / ${fmt.tokens(m)}`);
     set('max_calls', 'Calls', u.calls, b.maxCalls, (x, m) => `${x} / ${m}`);
     const notes: string[] = [];

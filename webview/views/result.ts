@@ -1,9 +1,13 @@
 // The result: why the run ended, the winner (and, in a workspace run, the change it carries), the final answer, and
-// the actions (Preview diff, Apply, Copy, Open log) which the host runs as commands.
+// the actions, which the host runs as commands. What can be applied follows the host's apply state: Review the diff
+// (or, for files, the refactor preview), then Apply or Discard, then "Applied" with Undo; nothing when the winner
+// has no code for the file (the note says why).
 
+import { runErrorInWords } from '../../src/protocol/failure-words';
+import type { ApplyState, RunAction } from '../../src/protocol/messages';
 import type { RunState } from '../../src/protocol/state';
 import type { DiffStore } from '../diff-store';
-import { button, h, icon, setHidden, setIcon, setText } from '../dom';
+import { button, h, icon, setClass, setHidden, setIcon, setText } from '../dom';
 import * as fmt from '../format';
 import type { Host } from '../bridge';
 import { renderInto } from '../markdown';
@@ -19,26 +23,18 @@ export class ResultView {
   private readonly error = h('p', { class: 'result-error', attrs: { role: 'alert' } });
   private readonly answer = h('div', { class: 'final-answer md', attrs: { tabindex: 0, 'aria-label': 'Final answer' } });
   private readonly actions: HTMLElement;
-  private readonly previewBtn: HTMLElement;
-  private readonly applyBtn: HTMLElement;
-  private readonly copyBtn: HTMLElement;
+  private readonly applyActions = h('span', { class: 'apply-actions' });
+  private readonly applyNote = h('p', { class: 'apply-note muted' });
+  private applyKey = '';
   private readonly changesSlot = h('div', { class: 'result-changes' });
   private changes: { label: string; view: ChangesView } | null = null;
   private renderedAnswer: string | null = null;
   private cancelRender: (() => void) | null = null;
 
-  constructor(private readonly host: Host, private readonly runId: string, readOnly: boolean, private readonly diffs: DiffStore) {
-    const act = (action: 'preview' | 'apply' | 'copy' | 'openLog') => () => this.host.post({ type: 'action', action, runId: this.runId });
-    const pastNote = readOnly ? ' (not available for a past run)' : '';
-    this.previewBtn = button('Preview diff', { icon: 'diff', label: 'Preview the winner as a diff', title: `Open the diff of the winning answer${pastNote}`, onClick: act('preview') });
-    this.applyBtn = button('Apply', { icon: 'check', label: 'Apply the winner', title: `Apply the winning answer to the editor${pastNote}`, onClick: act('apply') });
-    this.copyBtn = button('Copy', { icon: 'copy', secondary: true, label: 'Copy the final answer', onClick: act('copy') });
-    const log = button('Open log', { icon: 'output', secondary: true, label: 'Open the MassGen log', onClick: act('openLog') });
-    if (readOnly) {
-      this.previewBtn.setAttribute('disabled', '');
-      this.applyBtn.setAttribute('disabled', '');
-    }
-    this.actions = h('div', { class: 'actions', attrs: { role: 'toolbar', 'aria-label': 'Result actions' } }, this.previewBtn, this.applyBtn, this.copyBtn, log);
+  constructor(private readonly host: Host, private readonly runId: string, private readonly diffs: DiffStore) {
+    const copy = button('Copy', { icon: 'copy', secondary: true, label: 'Copy the final answer', onClick: this.act('copy') });
+    const log = button('Open log', { icon: 'output', secondary: true, label: 'Open the MassGen log', onClick: this.act('openLog') });
+    this.actions = h('div', { class: 'actions', attrs: { role: 'toolbar', 'aria-label': 'Result actions' } }, this.applyActions, copy, log);
     this.el = h(
       'div',
       { class: 'result' },
@@ -48,34 +44,79 @@ export class ResultView {
       this.error,
       this.changesSlot,
       this.actions,
+      this.applyNote,
       this.answer,
     );
     setHidden(this.changesSlot, true);
+    setHidden(this.applyNote, true);
   }
 
-  update(state: RunState): void {
+  private act(action: RunAction): () => void {
+    return () => this.host.post({ type: 'action', action, runId: this.runId });
+  }
+
+  /** The apply buttons for the host's apply state (rebuilt only when it changes). */
+  private updateApply(apply: ApplyState): void {
+    const key = JSON.stringify(apply);
+    if (key === this.applyKey) return;
+    this.applyKey = key;
+    const where = apply.target ?? 'the editor';
+    const files = apply.kind === 'files';
+    const buttons: HTMLElement[] = [];
+    switch (apply.status) {
+      case 'ready':
+        buttons.push(
+          files
+            ? button('Review and apply…', { icon: 'diff', label: 'Review and apply the winner\u2019s changes', title: `Open the ${where} the winner changed in VS Code's refactor preview, where you accept each change`, onClick: this.act('apply') })
+            : button('Review diff', { icon: 'diff', label: 'Review the winner\u2019s diff', title: `Open the winner's change to ${where} as a diff; apply it from there`, onClick: this.act('preview') }),
+        );
+        break;
+      case 'previewing':
+        buttons.push(
+          button('Apply', { icon: 'check', label: 'Apply the winner', title: `Write the diff shown into ${where} (one undo step)`, onClick: this.act('apply') }),
+          button('Discard', { icon: 'discard', secondary: true, label: 'Discard the winner', title: 'Close the diff without applying it', onClick: this.act('discard') }),
+        );
+        break;
+      case 'applied':
+        buttons.push(
+          h('span', { class: 'applied', attrs: { role: 'status' } }, icon('check'), h('span', { text: `Applied to ${where}` })),
+          button('Undo', { icon: 'discard', secondary: true, label: 'Undo the apply', title: `Put back what ${where} had before`, onClick: this.act('undo') }),
+        );
+        break;
+      case 'noCode':
+      case 'none':
+        break;
+    }
+    this.applyActions.replaceChildren(...buttons);
+    setHidden(this.applyActions, buttons.length === 0);
+    setText(this.applyNote, apply.note ?? '');
+    setHidden(this.applyNote, !apply.note);
+  }
+
+  update(state: RunState, apply: ApplyState): void {
     const done = state.phase === 'done';
     const fa = state.finalAnswer;
     const failed = done && !fa;
-    setIcon(this.reasonIcon, !done ? 'loading~spin' : failed ? 'error' : state.endReason === 'consensus' ? 'pass-filled' : 'info');
-    setText(this.reason, done ? fmt.endReason(state.endReason) : 'Writing the final answer…');
+    const cancelled = state.endReason === 'cancelled';
+    // The box's accent follows the outcome: a cancel is neither a success nor a failure.
+    setClass(this.el, 'cancelled', done && cancelled);
+    setClass(this.el, 'failed', failed && !cancelled);
+    setIcon(this.reasonIcon, !done ? 'loading~spin' : cancelled ? 'circle-slash' : failed ? 'error' : state.endReason === 'consensus' ? 'pass-filled' : 'info');
+    setText(this.reason, done ? fmt.endLabel(state) : 'Writing the final answer…');
     const w = state.winner;
     const agent = w && state.agents.find((a) => a.id === w.agentId);
     setText(this.winner, w ? `Winner ${w.label}${agent ? ` (${agent.id})` : ''}${fa?.mode === 'synthesize' ? ' · synthesized' : ''}` : '');
     setHidden(this.winner, !w);
     this.updateChanges(state);
-    setText(this.detail, done && state.endReason ? fmt.END_REASON_DETAILS[state.endReason] : '');
+    setText(this.detail, done ? fmt.endDetail(state) : '');
     setHidden(this.detail, !done);
     setText(this.fallback, fa?.fallback ? `Note: ${fa.fallback}; the voted answer is shown.` : '');
     setHidden(this.fallback, !fa?.fallback);
-    setText(this.error, state.error ?? '');
-    setHidden(this.error, !state.error);
+    // A cancel is not an error: the detail line already says what happened.
+    setText(this.error, cancelled || !state.error ? '' : runErrorInWords(state.error));
+    setHidden(this.error, cancelled || !state.error);
     setHidden(this.actions, !fa);
-    // A workspace run's winner that changed no file has nothing to preview or apply.
-    const winnerChange = state.workspace ? state.answers.find((a) => a.label === w?.label)?.change : undefined;
-    const nothingToApply = Boolean(state.workspace) && (winnerChange?.files.length ?? 0) === 0;
-    setHidden(this.previewBtn, nothingToApply);
-    setHidden(this.applyBtn, nothingToApply);
+    this.updateApply(fa ? apply : { ...apply, status: 'none', note: undefined });
     const content = fa?.content ?? null;
     if (content !== this.renderedAnswer) {
       this.renderedAnswer = content;

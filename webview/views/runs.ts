@@ -13,7 +13,7 @@ export function runsList(host: Host, runs: HistoryEntry[], shownId: string | nul
     { class: 'runs', attrs: { 'aria-label': 'Runs of this workspace' } },
     ...runs.map((r) => {
       const status = r.running ? 'running' : r.endReason ? fmt.endReason(r.endReason) : 'unfinished';
-      const meta = [fmt.dateTime(r.startedAt), status, r.winnerLabel ? `winner ${r.winnerLabel}` : '', `${r.agents} agent${r.agents === 1 ? '' : 's'}`, `${fmt.tokens(r.totalTokens)} tokens`, r.unpricedCalls ? `≥ ${fmt.usd(r.costUsd)}` : fmt.usd(r.costUsd)]
+      const meta = [fmt.dateTime(r.startedAt), status, r.winnerLabel ? `winner ${r.winnerLabel}` : '', `${r.agents} agent${r.agents === 1 ? '' : 's'}`, `${fmt.tokens(r.totalTokens)} tokens`, fmt.costOf(r.costUsd, r.unpricedCalls, null)]
         .filter(Boolean)
         .join(' · ');
       const current = r.id === shownId;
@@ -28,7 +28,7 @@ export function runsList(host: Host, runs: HistoryEntry[], shownId: string | nul
             attrs: { type: 'button', 'aria-current': current ? 'true' : null, 'aria-label': `${r.title}. ${meta}${r.live ? '' : '. Past run, read-only'}` },
             on: { click: () => host.post({ type: 'select', runId: r.id }) },
           },
-          icon(r.running ? 'play-circle' : r.live ? 'pass' : 'history'),
+          icon(r.running ? 'play-circle' : r.endReason === 'cancelled' ? 'circle-slash' : r.live ? 'pass' : 'history'),
           h('span', { class: 'run-item-text' }, h('span', { class: 'run-item-title', text: r.title }), h('span', { class: 'run-item-meta', text: meta })),
         ),
       );
@@ -36,21 +36,46 @@ export function runsList(host: Host, runs: HistoryEntry[], shownId: string | nul
   );
 }
 
-export function emptyState(host: Host, setup: Setup | null): HTMLElement {
-  const agents = setup?.agents ?? [];
-  const agentsInfo = setup?.configFile
-    ? h('p', {}, 'The team comes from ', h('code', { text: setup.configFile }), ' (the massgen.configFile setting).')
-    : agents.length
-      ? h(
-          'ul',
-          { class: 'setup-agents', attrs: { 'aria-label': 'Configured agents' } },
-          ...agents.map((a, i) => h('li', {}, icon('account'), h('span', { class: 'agent-label', text: a.id ?? `agent${i + 1}` }), h('span', { class: 'muted', text: ` ${a.model} · ${a.provider}` }))),
-        )
-      : h('p', {}, 'No agents configured: your VS Code chat models will be used (several models if available, otherwise one model with three personas).');
+/** What fixes a setup problem: the button for it. */
+const FIXES: Record<NonNullable<Setup['problem']>['fix'], { text: string; how: 'setApiKey' | 'settings' | 'openConfig' }> = {
+  setApiKey: { text: 'Set API Key…', how: 'setApiKey' },
+  settings: { text: 'Configure agents…', how: 'settings' },
+  openConfig: { text: 'Open Config', how: 'openConfig' },
+};
+
+/** The next run's team: where it is set, its agents, and what would stop a run, with the fix. */
+function teamInfo(host: Host, setup: Setup | null): HTMLElement[] {
+  if (!setup) return [h('p', { class: 'muted', text: 'Checking the team…' })];
+  const parts: HTMLElement[] = [h('p', { class: 'setup-source' }, 'From ', h('strong', { text: setup.from }), setup.agents.length ? ':' : '.')];
+  if (setup.agents.length) {
+    parts.push(
+      h(
+        'ul',
+        { class: 'setup-agents', attrs: { 'aria-label': 'The agents of the next run' } },
+        ...setup.agents.map((a) => h('li', {}, icon('account'), h('span', { class: 'agent-label', text: a.id }), h('span', { class: 'muted', text: ` ${a.model} · ${a.provider}` }))),
+      ),
+    );
+  }
+  if (setup.source === 'chat-models' && setup.agents.length) parts.push(h('p', { class: 'muted', text: 'No agents are configured, so your VS Code chat models run (several models if available, otherwise one model with three personas).' }));
+  const problem = setup.problem;
+  if (problem) {
+    const fix = FIXES[problem.fix];
+    parts.push(
+      h('p', { class: 'setup-problem', attrs: { role: 'alert' } }, icon('warning'), h('span', { text: problem.text })),
+      h('div', { class: 'actions' }, button(fix.text, { icon: 'tools', onClick: () => host.post({ type: 'start', how: fix.how, ...(problem.envVar ? { envVar: problem.envVar } : {}) }) })),
+    );
+  }
+  if (problem?.fix !== 'settings') parts.push(h('button', { class: 'link-btn', text: 'Configure agents…', attrs: { type: 'button' }, on: { click: () => host.post({ type: 'start', how: 'settings' }) } }));
+  return parts;
+}
+
+/** The start page: what MassGen is, how to start a run, the team that will run (and a way back to the runs). */
+export function emptyState(host: Host, setup: Setup | null, hasRuns: boolean): HTMLElement {
   return h(
     'div',
     { class: 'empty' },
     h('div', { class: 'empty-title' }, icon('organization'), h('h2', { text: 'MassGen' })),
+    hasRuns ? h('button', { class: 'link-btn back-to-runs', text: 'Back to the latest run', attrs: { type: 'button' }, on: { click: () => host.post({ type: 'select', runId: null }) } }) : null,
     h(
       'p',
       {},
@@ -69,8 +94,7 @@ export function emptyState(host: Host, setup: Setup | null): HTMLElement {
       button('Ask @massgen in Chat', { icon: 'comment-discussion', onClick: () => host.post({ type: 'start', how: 'chat' }) }),
       button('Run on Selection', { icon: 'play', secondary: true, label: 'Run on the current selection', onClick: () => host.post({ type: 'start', how: 'selection' }) }),
     ),
-    h('h3', { text: 'Agents' }),
-    agentsInfo,
-    h('button', { class: 'link-btn', text: 'Configure agents…', attrs: { type: 'button' }, on: { click: () => host.post({ type: 'start', how: 'settings' }) } }),
+    h('h3', { text: 'The team' }),
+    ...teamInfo(host, setup),
   );
 }

@@ -4,7 +4,7 @@
 import type { RunState } from '../../src/protocol/state';
 import { tally } from '../derive';
 import { h, icon } from '../dom';
-import { changeStat } from '../format';
+import { changeStat, labelTitle } from '../format';
 
 export class TallyView {
   readonly el = h('div', { class: 'tally' });
@@ -32,7 +32,7 @@ export class TallyView {
       return h(
         'li',
         { class: `tally-row${r.winner ? ' winner' : ''}`, attrs: { 'aria-label': `${r.label}: ${r.count} vote${r.count === 1 ? '' : 's'}${r.winner ? ', winner' : ''}. Voters: ${voters}` } },
-        h('div', { class: 'tally-head' }, r.winner ? icon('star-full', 'winner-star') : null, h('span', { class: 'tally-label', text: r.label }), h('span', { class: 'tally-agent', text: r.agentId }), h('span', { class: 'tally-count', text: String(r.count) })),
+        h('div', { class: 'tally-head' }, r.winner ? icon('star-full', 'winner-star') : null, h('span', { class: 'tally-label', text: r.label, title: labelTitle(r.label) }), h('span', { class: 'tally-agent', text: r.agentId }), h('span', { class: 'tally-count', text: String(r.count) })),
         h('div', { class: 'tally-bar', attrs: { 'aria-hidden': 'true' } }, fill),
         h('div', { class: 'tally-voters', title: r.voters.map((v) => `${v.label}: ${v.reason}`).join('\n'), text: r.voters.length ? `from ${voters}` : 'no votes' }),
         stats[i] ? h('div', { class: 'tally-change' }, icon('diff'), h('span', { text: stats[i] })) : null,

@@ -324,12 +324,13 @@ describe('parseConfigText: API keys', () => {
 describe('parseConfigText: errors name file, line and fix', () => {
   it('unknown backend type lists the valid types', () => {
     const err = configError(yaml('agents:', '  - id: x', '    backend:', '      type: mistral', '      model: m'));
-    assert.match(err.message, /^team\.yaml:4: agents\[0\] \(x\): unknown backend type "mistral"\. Supported types: openai, chatcompletion, grok, .*ollama, claude, anthropic, vscode-lm$/);
+    assert.match(err.message, /^team\.yaml:4: agents\[0\] \(x\): unknown backend type "mistral"\. Supported types: openai, chatcompletion, grok, .*ollama, .*claude, anthropic, gemini, vscode-lm$/);
   });
 
-  it('gemini says it is not supported yet, also when inferred from the model', () => {
-    assert.match(configError(yaml('agents:', '  - backend: {type: gemini, model: gemini-2.5-pro}')).message, /team\.yaml:2: .*Gemini is not supported yet.*Supported types:/);
-    assert.match(configError(yaml('agents:', '  - backend:', '      model: gemini-2.5-pro')).message, /team\.yaml:3: .*not supported yet/);
+  it('gemini wants its key, also when inferred from the model', () => {
+    assert.equal(configError(yaml('agents:', '  - backend: {type: gemini, model: gemini-2.5-pro}')).message, 'team.yaml:2: agents[0] (agent1) uses type gemini: set GOOGLE_API_KEY (or GEMINI_API_KEY) or add backend.api_key');
+    const { config } = load(yaml('agents:', '  - backend:', '      model: gemini-2.5-pro'), { GEMINI_API_KEY: 'g-key' });
+    assert.deepEqual(config.agents[0].backend, { type: 'gemini', family: 'gemini', model: 'gemini-2.5-pro', baseUrl: 'https://generativelanguage.googleapis.com', apiKey: 'g-key', apiKeyEnv: 'GEMINI_API_KEY', temperature: undefined, maxTokens: undefined, topP: undefined });
   });
 
   it('asks for a type when the model name says nothing', () => {
@@ -381,13 +382,17 @@ describe('parseConfigText: errors name file, line and fix', () => {
 
   it('bad enum values list the valid ones', () => {
     const err = configError(yaml(ONE_OPENAI.trimEnd(), 'orchestrator:', '  voting_sensitivity: medium', '  final_answer: best'), { OPENAI_API_KEY: 'o' });
-    assert.match(err.message, /team\.yaml:7: orchestrator\.voting_sensitivity: must be one of: lenient, balanced, strict, got "medium"/);
+    assert.match(err.message, /team\.yaml:7: orchestrator\.voting_sensitivity: must be one of: lenient, balanced, strict, roi, .*checklist_gated, got "medium"/);
     assert.match(err.message, /team\.yaml:8: orchestrator\.final_answer: must be one of: as_is, synthesize, got "best"/);
   });
 
-  it('a missing model points at the backend', () => {
-    const err = configError(yaml('agents:', '  - id: a', '    backend:', '      type: openai'), { OPENAI_API_KEY: 'o' });
-    assert.equal(err.message, 'team.yaml:3: agents[0].backend.model: is required');
+  it('a missing model is upstream’s default for the type, said in a warning; a type without one needs it', () => {
+    const { config, warnings } = load(yaml('agents:', '  - id: a', '    backend:', '      type: openai'), { OPENAI_API_KEY: 'o' });
+    assert.equal(config.agents[0].backend.model, 'gpt-5.4');
+    assert.deepEqual(warnings.map((w) => `${w.line}: ${w.message}`), ['3: agents[0] (a): no backend.model given; using gpt-5.4, upstream\'s default for type openai']);
+    const err = configError(yaml('agents:', '  - id: a', '    backend:', '      type: lmstudio'));
+    assert.equal(err.message, 'team.yaml:3: agents[0] (a) uses type lmstudio, which has no default model: add backend.model');
+    assert.equal(configError(yaml('agents:', '  - id: a', '    backend: {temperature: 1}')).message, 'team.yaml:3: agents[0] (a): backend needs a type (one of: openai, chatcompletion, grok, zai, cerebras, together, fireworks, groq, openrouter, moonshot, nebius, poe, qwen, lmstudio, vllm, sglang, ollama, inference, nvidia_nim, azure_openai, claude, anthropic, gemini, vscode-lm) or a model to infer it from');
   });
 
   it('chatcompletion and poe need a base_url', () => {

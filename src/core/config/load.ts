@@ -4,12 +4,18 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { inferBackendType, isLocalUrl, keyRequirement, lookupBackend, resolveApiKey, SUPPORTED_BACKEND_TYPES, unknownBackendMessage } from './backends';
+import { inferBackendType, isLocalUrl, keyRequirement, lookupBackend, resolveApiKey, SUPPORTED_BACKEND_TYPES, unknownBackendMessage, UPSTREAM_DEFAULT_MODELS } from './backends';
+import { AZURE_ENDPOINT_ENV, azureSettings } from './azure';
+import { backendExtras } from './backend-extras';
+import { refuseUnrunnable } from './refusals';
+import { expandUrlRefs } from './url-refs';
+import { answersPerAgent, finalAnswerMode, mapSensitivity, runSensitivity, skipCoordination, turnTimeoutSeconds } from './upstream-keys';
 import { McpServerSchema, MCP_SERVER_UPSTREAM_ONLY, normalizeMcpBackend } from './mcp';
 import {
   AgentSchema, BackendSchema, BudgetSchema, ContextPathSchema, EXAMPLE_AGENTS, OrchestratorSchema, OrchestratorTimeoutSchema, PricingSchema,
   RootSchema, TimeoutSchema, UPSTREAM_ONLY,
 } from './schema';
+import { CheckSchema, toChecks } from './checks';
 import { check, ConfigError, field, Report, showPath, warnUnknownKeys, type ConfigWarning, type Path } from './report';
 import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type AgentConfig, type BackendConfig, type Budget, type MassGenConfig } from './types';
 
@@ -71,13 +77,25 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
     }
   }
   warnUnknownKeys(field(backendRaw, 'planning_mode'), ['enabled', 'blocked_tools'], [], [...at, 'backend', 'planning_mode'], report);
-  const agent = check(AgentSchema, raw, at, report);
+  const urls = expandUrlRefs(backendRaw, env);
+  for (const { key, vars } of urls.unset) {
+    const message = `${label}: backend.${key} refers to ${vars.map((v) => `\${${v}}`).join(', ')}: set ${vars.join(' and ')}`;
+    if (options.requireKeys ?? true) report.error([...at, 'backend', key], message);
+    else report.warn([...at, 'backend', key], `${message} before it runs`);
+  }
+  // A URL that waits for its variable is not missing: say so once, above, and nothing more.
+  const urlDeferred = urls.unset.length > 0;
+  const agent = check(AgentSchema, urls.backend === backendRaw ? raw : { ...(raw as object), backend: urls.backend }, at, report);
   if (!agent) return undefined;
 
   const id = agent.id ?? `agent${index + 1}`;
   const who = `${label} (${id})`;
   const { backend } = agent;
-  const type = backend.type ?? inferBackendType(backend.model);
+  if (!backend.type && !backend.model) {
+    report.error([...at, 'backend'], `${who}: backend needs a type (one of: ${SUPPORTED_BACKEND_TYPES.join(', ')}) or a model to infer it from`);
+    return undefined;
+  }
+  const type = backend.type ?? inferBackendType(backend.model ?? '');
   const typePath = [...at, 'backend', backend.type ? 'type' : 'model'];
   if (!type) {
     report.error(typePath, `${who}: cannot tell the backend from model "${backend.model}"; add backend.type (one of: ${SUPPORTED_BACKEND_TYPES.join(', ')})`);
@@ -88,12 +106,24 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
     report.error(typePath, `${who}: ${unknownBackendMessage(type)}`);
     return undefined;
   }
-  if (spec.requiresBaseUrl && !backend.base_url) {
+  const model = backend.model ?? UPSTREAM_DEFAULT_MODELS[type.toLowerCase()];
+  if (!model) {
+    report.error([...at, 'backend'], `${who} uses type ${type}, which has no default model: add backend.model`);
+    return undefined;
+  }
+  if (!backend.model) report.warn([...at, 'backend'], `${who}: no backend.model given; using ${model}, upstream's default for type ${type}`);
+  const azure = type.toLowerCase() === 'azure_openai' ? azureSettings(backend, env) : undefined;
+  if (spec.requiresBaseUrl && !backend.base_url && !urlDeferred) {
     const example = type.toLowerCase() === 'poe' ? 'https://api.poe.com/v1' : 'http://localhost:11434/v1';
     report.error([...at, 'backend'], `${who} uses type ${type}, which needs backend.base_url (e.g. base_url: ${example})`);
     return undefined;
   }
-  const baseUrl = (backend.base_url ?? spec.defaultBaseUrl)?.replace(/\/+$/, '');
+  if (azure && !azure.endpoint && !urlDeferred) {
+    const message = `${who} uses type azure_openai: set ${AZURE_ENDPOINT_ENV} or add backend.base_url (https://<resource>.openai.azure.com)`;
+    if (options.requireKeys ?? true) report.error([...at, 'backend'], message);
+    else report.warn([...at, 'backend'], `${message} before it runs`);
+  }
+  const baseUrl = (azure ? azure.endpoint : (backend.base_url ?? spec.defaultBaseUrl))?.replace(/\/+$/, '');
   const requirement = keyRequirement(type, baseUrl);
   const key = resolveApiKey(backend.api_key ?? undefined, requirement, env);
   const keyPath = [...at, 'backend', backend.api_key ? 'api_key' : 'type'];
@@ -123,12 +153,15 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
     if (issue.severity === 'error') report.error(path, `${who}: ${issue.message}`);
     else report.warn(path, `${who}: ${issue.message}`);
   }
+  const extras = backendExtras({ ...backend, type, family: spec.family, baseUrl }, who, at, report);
+  const votingSensitivity = agent.voting_sensitivity ? mapSensitivity(agent.voting_sensitivity, [...at, 'voting_sensitivity'], `${who}: `, report) : undefined;
   return {
     id,
+    ...(votingSensitivity ? { votingSensitivity } : {}),
     backend: {
       type,
       family: spec.family,
-      model: backend.model,
+      model,
       baseUrl,
       apiKey: key.apiKey,
       apiKeyEnv: key.apiKeyEnv,
@@ -136,6 +169,8 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
       maxTokens: backend.max_tokens ?? undefined,
       topP: backend.top_p ?? undefined,
       ...optionalBackendKeys(backend),
+      ...extras,
+      ...(azure ? { azureApiVersion: azure.apiVersion } : {}),
       ...mcp.settings,
     },
     systemMessage: agent.system_message ?? undefined,
@@ -175,6 +210,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
     report.error([], `the config must be a mapping with an agents: list, for example:\n${EXAMPLE_AGENTS}`);
     throw new ConfigError(report.errors);
   }
+  if (refuseUnrunnable(raw as Record<string, unknown>, report)) throw new ConfigError(report.errors);
   warnUnknownKeys(raw, Object.keys(RootSchema.shape), UPSTREAM_ONLY.root, [], report);
   const root = check(RootSchema, raw, [], report);
   const rec = raw as Record<string, unknown>;
@@ -184,6 +220,8 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   warnUnknownKeys(rec.timeout_settings, Object.keys(TimeoutSchema.shape), UPSTREAM_ONLY.timeout_settings, ['timeout_settings'], report);
   const contextPaths = field(rec.orchestrator, 'context_paths');
   if (Array.isArray(contextPaths)) contextPaths.forEach((c, i) => warnUnknownKeys(c, Object.keys(ContextPathSchema.shape), UPSTREAM_ONLY.context_path, ['orchestrator', 'context_paths', i], report));
+  const checkEntries = field(rec.orchestrator, 'checks');
+  if (Array.isArray(checkEntries)) checkEntries.forEach((c, i) => warnUnknownKeys(c, Object.keys(CheckSchema.shape), [], ['orchestrator', 'checks', i], report));
   const coordination = field(rec.orchestrator, 'coordination');
   warnUnknownKeys(coordination, ['enable_planning_mode'], Object.keys(coordination ?? {}), ['orchestrator', 'coordination'], report);
 
@@ -207,9 +245,14 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
     const first = agents.findIndex((a) => a.id === agent.id);
     if (first < i) report.error(['agents', i, 'id'], `agents[${i}]: duplicate id "${agent.id}" (also used by agents[${first}]); ids must be unique`);
   });
+  const checks = toChecks(root?.orchestrator?.checks ?? [], ['orchestrator', 'checks'], report);
   if (report.errors.length > 0 || !root) throw new ConfigError(report.errors);
 
   const orch = root.orchestrator ?? {};
+  const orchestratorSensitivity = orch.voting_sensitivity ? mapSensitivity(orch.voting_sensitivity, ['orchestrator', 'voting_sensitivity'], 'orchestrator.', report) : undefined;
+  const votingSensitivity = runSensitivity(orchestratorSensitivity, agents, DEFAULT_ORCHESTRATOR.votingSensitivity, report);
+  const team = orch.skip_coordination_rounds ? skipCoordination(agents, report) : agents;
+  const perAgentCap = orch.skip_coordination_rounds ? 1 : (orch.max_new_answers_per_agent ?? DEFAULT_ORCHESTRATOR.maxNewAnswersPerAgent);
   if (orch.coordination?.enable_planning_mode) {
     // Upstream's switch: without upstream's irreversibility analysis, every side-effecting MCP tool is blocked.
     for (const agent of agents) {
@@ -224,23 +267,25 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   }
   return {
     config: {
-      agents,
+      agents: team,
       orchestrator: {
-        votingSensitivity: orch.voting_sensitivity ?? DEFAULT_ORCHESTRATOR.votingSensitivity,
+        votingSensitivity,
         answerNoveltyRequirement: orch.answer_novelty_requirement ?? DEFAULT_ORCHESTRATOR.answerNoveltyRequirement,
-        maxNewAnswersPerAgent: orch.max_new_answers_per_agent ?? DEFAULT_ORCHESTRATOR.maxNewAnswersPerAgent,
+        maxNewAnswersPerAgent: answersPerAgent(perAgentCap, orch.max_new_answers_global, team.length, report),
         maxRounds: orch.max_rounds ?? DEFAULT_ORCHESTRATOR.maxRounds,
-        finalAnswer: orch.final_answer ?? DEFAULT_ORCHESTRATOR.finalAnswer,
+        finalAnswer: finalAnswerMode(orch, DEFAULT_ORCHESTRATOR.finalAnswer, report),
         contextCompaction: orch.context_compaction ?? DEFAULT_ORCHESTRATOR.contextCompaction,
         unavailableWaitSeconds: orch.unavailable_wait_seconds ?? DEFAULT_ORCHESTRATOR.unavailableWaitSeconds,
         earlyDecision: orch.early_decision ?? DEFAULT_ORCHESTRATOR.earlyDecision,
         ...(budget ? { budget } : {}),
         ...(orch.context_paths?.length ? { contextPaths: orch.context_paths.map((c) => ({ path: c.path, permission: c.permission ?? 'read' })) } : {}),
+        ...(checks.length ? { checks } : {}),
+        ...(orch.verification ? { verification: orch.verification } : {}),
       },
       timeouts: {
         // Upstream documents orchestrator.timeout but only reads timeout_settings; we honour both.
         orchestratorTimeoutSeconds: topTimeout ?? nestedTimeout ?? DEFAULT_TIMEOUTS.orchestratorTimeoutSeconds,
-        agentTurnTimeoutSeconds: root.timeout_settings?.agent_turn_timeout_seconds ?? DEFAULT_TIMEOUTS.agentTurnTimeoutSeconds,
+        agentTurnTimeoutSeconds: turnTimeoutSeconds(root.timeout_settings, DEFAULT_TIMEOUTS.agentTurnTimeoutSeconds),
       },
       source: fileName,
     },

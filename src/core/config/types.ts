@@ -5,7 +5,26 @@ export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 export type FinalAnswerMode = 'as_is' | 'synthesize';
 
 /** The provider families the engine can talk to. Upstream's named OpenAI-compatible hosts resolve to 'openai-compatible'. */
-export type ProviderFamily = 'openai-compatible' | 'anthropic' | 'vscode-lm';
+export type ProviderFamily = 'openai-compatible' | 'anthropic' | 'gemini' | 'vscode-lm';
+
+/** Which of OpenAI's APIs an OpenAI-compatible backend speaks: the Responses API (upstream's `openai`) or chat completions. */
+export type OpenAIApi = 'responses' | 'chat_completions';
+
+/** A provider's own server-side tools (upstream's `enable_web_search`, `enable_code_interpreter` / `enable_code_execution`). */
+export type BuiltinTool = 'web_search' | 'code_execution';
+
+/** Upstream's `reasoning` block as written (OpenAI's Responses API shape); unknown members are passed on as they are. */
+export interface ReasoningSettings {
+  effort?: string;
+  summary?: string;
+  [key: string]: unknown;
+}
+
+/** Upstream's `text` block (OpenAI's Responses API: `verbosity` low | medium | high). */
+export interface TextSettings {
+  verbosity?: string;
+  [key: string]: unknown;
+}
 
 /** USD per million tokens for one agent's model; overrides the built-in price table (src/core/usage/prices.json). */
 export interface Pricing {
@@ -40,6 +59,14 @@ export interface BackendConfig {
   pricing?: Pricing;
   /** The model's context window in tokens (ours); else the price table's, else the provider's own figure. */
   contextWindow?: number;
+  // Each of the following is present only when the config sets it (or, for `api`, when it is not chat completions).
+  /** OpenAI-compatible backends: `responses` for `type: openai` at OpenAI's own API (or `api: responses`). */
+  api?: OpenAIApi;
+  reasoning?: ReasoningSettings;
+  text?: TextSettings;
+  builtinTools?: BuiltinTool[];
+  /** Azure OpenAI: the `api-version` query parameter (the deployment is `model`, the endpoint `baseUrl`). */
+  azureApiVersion?: string;
   /** Upstream's agent workspace folder. Here it only says "this agent works with files": every agent of a run
    * with a workspace gets its own copy, and never writes to the folder named here. */
   cwd?: string;
@@ -111,6 +138,8 @@ export interface AgentConfig {
   id: string;
   backend: BackendConfig;
   systemMessage?: string;
+  /** Upstream's per-agent `voting_sensitivity`, as mapped to ours; the engine applies the run's (see load.ts). */
+  votingSensitivity?: Sensitivity;
 }
 
 export interface OrchestratorConfig {
@@ -141,7 +170,23 @@ export interface OrchestratorConfig {
   budget?: Budget;
   /** Upstream's `context_paths`, as written (relative paths are resolved by the front end). */
   contextPaths?: ContextPath[];
+  /** Ours: the project's checks, run by the engine on every answer version of a workspace run. */
+  checks?: CheckSpec[];
+  /** How much the checks count; unset = `inform` when there are checks (see `verificationOf`). */
+  verification?: Verification;
 }
+
+/** A project check (`npm test`): run in the sandbox on each answer version's snapshot, never by the agents. */
+export interface CheckSpec {
+  name: string;
+  command: string;
+  timeoutSeconds: number;
+  /** A required check that fails keeps the answer from winning under `gate` (default true). */
+  required: boolean;
+}
+
+/** off: checks are not run; inform: voters see the results; gate: an answer failing a required check cannot win while another passes. */
+export type Verification = 'off' | 'inform' | 'gate';
 
 /** A folder agents see: `write` = the workspace they change (each in its own copy), `read` = reference only. */
 export interface ContextPath {
@@ -151,7 +196,7 @@ export interface ContextPath {
 
 export interface TimeoutConfig {
   orchestratorTimeoutSeconds: number;
-  /** Per-agent turn timeout (ours; upstream has none that works). */
+  /** Per-agent turn timeout (ours; upstream's round timeouts plus their grace map to it when it is not set). */
   agentTurnTimeoutSeconds: number;
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { codeSimilarity, extractCode, fenceNamesFor, findFencedBlocks } from './extract-code';
+import { codeForFile, codeSimilarity, extractCode, fenceNamesFor, findFencedBlocks } from './extract-code';
 
 const F = '```';
 
@@ -288,5 +288,37 @@ describe('extractCode', () => {
     it('keeps a lone preamble-looking line when nothing follows it', () => {
       assert.equal(extractCode('Here is the updated function:', {}).code, 'Here is the updated function:');
     });
+  });
+});
+
+describe('codeForFile', () => {
+  const original = 'def add(a, b):\n    return a + b\n';
+
+  it('is null for prose: an answer without a code block is never code for the file', () => {
+    const r = codeForFile('The function is fine as it is; nothing needs to change.', { languageId: 'python', originalText: original });
+    assert.equal(r.code, null);
+    assert.match(r.code === null ? r.reason : '', /no python code block/);
+  });
+
+  it('is null when every block is in another language or is output', () => {
+    const r = codeForFile('Run it like this:\n```bash\npython add.py\n```\nor see\n```text\n3\n```', { languageId: 'python', originalText: original });
+    assert.equal(r.code, null);
+    assert.match(r.code === null ? r.reason : '', /no python code block \(only bash, text\)/);
+  });
+
+  it('takes the block for the file, as extractCode does', () => {
+    const answer = 'Here:\n```python\ndef add(a, b):\n    return a + b  # sum\n```\nDone.';
+    const r = codeForFile(answer, { languageId: 'python', originalText: original });
+    assert.deepEqual(r, extractCode(answer, { languageId: 'python', originalText: original }));
+    assert.equal(r.code, 'def add(a, b):\n    return a + b  # sum\n');
+  });
+
+  it('takes an untagged block (agents often leave the tag out)', () => {
+    const r = codeForFile('```\ndef add(a, b):\n    return b + a\n```', { languageId: 'python', originalText: original });
+    assert.equal(r.code, 'def add(a, b):\n    return b + a\n');
+  });
+
+  it('is null when the only blocks are empty', () => {
+    assert.equal(codeForFile('```python\n\n```', { languageId: 'python' }).code, null);
   });
 });

@@ -268,3 +268,21 @@ export function extractCode(answer: string, opts: ExtractOptions = {}): Extracte
   const code = applyNewlineConvention(body, originalText);
   return note ? { code, source: 'whole', note } : { code, source: 'whole' };
 }
+
+export type CodeForFile = ExtractedCode | { code: null; reason: string };
+
+/**
+ * The code to put in place of the user's code, or null with the reason in words: only a fenced block tagged with
+ * the document's language (or untagged) counts. Prose is never applied as code, and neither is a block of another
+ * language or of output (the selection task asks for one fenced block, so an answer without one did not answer it).
+ */
+export function codeForFile(answer: string, opts: ExtractOptions = {}): CodeForFile {
+  const blocks = findFencedBlocks(answer).filter((b) => b.content.trim() !== '');
+  const wanted = opts.languageId ? `${fenceNamesFor(opts.languageId)[0] ?? opts.languageId} code block` : 'code block';
+  if (blocks.length === 0) return { code: null, reason: `the winning answer has no ${wanted}` };
+  if (!blocks.some((b) => languageTier(b.lang, opts.languageId) > 0)) {
+    return { code: null, reason: `the winning answer has no ${wanted} (only ${[...new Set(blocks.map((b) => b.lang))].join(', ')})` };
+  }
+  // The best block ranks by language first, so it is one of those counted above.
+  return extractCode(answer, opts);
+}

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { diffLines } from 'diff';
 import { join } from 'node:path';
 import type { AnswerChange, ChangedFile } from '../engine/events';
+import { findDependencyFolders, linkDependencies } from '../checks/dependencies';
 import { errorMessage } from '../util/errors';
 import { diffFolder, type FileChange } from '../workspace/changes';
 import { createWorkspaceCopies } from '../workspace/copies';
@@ -59,6 +60,7 @@ async function openWorkspace(option: Extract<FilesOption, { kind: 'workspace' }>
   const patches = new Map<string, string>();
   const changes = new Map<string, AnswerChange>();
   const references = (option.references ?? []).map((r) => ({ name: r.name, folder: r.path }));
+  const dependencies = option.source === null ? [] : findDependencyFolders(copies.source);
   const peers = { labels, view: (label: string) => (current.has(label) ? copies.view(current.get(label)!) : undefined) };
   return {
     info: { source: option.source ?? '(an empty folder)', kind: copies.kind, notes: [...copies.notes] },
@@ -75,6 +77,16 @@ async function openWorkspace(option: Extract<FilesOption, { kind: 'workspace' }>
     answerAccepted: (agentLabel, versionLabel, change) => {
       current.set(agentLabel, versionLabel);
       if (change) changes.set(versionLabel, change);
+    },
+    async checkout(versionLabel, checkoutSignal) {
+      const checkout = await copies.checkout(versionLabel, checkoutSignal);
+      try {
+        await linkDependencies(checkout.folder, dependencies);
+      } catch (err) {
+        await checkout.dispose();
+        throw err;
+      }
+      return { ...checkout, readOnlyPaths: dependencies };
     },
     patchOf: (versionLabel) => patches.get(versionLabel),
     async winnerChange(versionLabel): Promise<WinnerChange> {

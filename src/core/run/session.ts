@@ -18,6 +18,7 @@ import { SessionSetupError } from './errors';
 import { openCommandTools, wantsCommands, type CommandsOption } from './command-tools';
 import { openMcpTools, usesMcp, type McpWiring, type RunMcpTools } from './mcp-tools';
 import { openWorkArea } from './open-work-area';
+import { openChecks, type ChecksOption } from './checks';
 import { continuationTask, type PreviousRun } from './continuation';
 import { RunRecorder, type RecordOptions } from './recorder';
 import { buildAgents } from './team';
@@ -36,6 +37,8 @@ export interface RunSessionOptions {
   files?: FilesOption;
   /** Commands in the agents' copies (workspace runs); off unless given here or enabled per agent in the config. */
   commands?: CommandsOption;
+  /** The project's checks (the config's `orchestrator.checks`): how to ask before running them unsandboxed. */
+  checks?: ChecksOption;
   /** Keep the log directory and status.json. */
   record?: RecordOptions;
   /** A follow-up: the agents get the earlier run's question, answer and change with `task`; its log folder is recorded. */
@@ -183,7 +186,9 @@ export class RunSession {
         const toolbox = toolboxes.length > 1 ? combineToolboxes(...toolboxes) : toolboxes[0];
         return { ...agent, toolbox, workspace: area?.workspace?.(labels[i]) };
       });
-      const info = area?.info && commands ? { ...area.info, notes: [...area.info.notes, commands.note] } : area?.info;
+      const checks = await openChecks(config, area, options.checks);
+      const notes = [...(commands ? [commands.note] : []), ...(checks.note ? [checks.note] : [])];
+      const info = area?.info && notes.length ? { ...area.info, notes: [...area.info.notes, ...notes] } : area?.info;
       const orchestrator = new Orchestrator({
         task: options.continues ? continuationTask(options.continues, options.task) : options.task,
         agents: team,
@@ -193,6 +198,7 @@ export class RunSession {
         signal: this.abort.signal,
         runId: this.id,
         workspace: info,
+        checks: checks.checks,
         ...options.engine,
       });
       this.engine = orchestrator;

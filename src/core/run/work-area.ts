@@ -4,6 +4,7 @@
 // the engine starts and disposed when the run ends, however it ends.
 
 import type { AnswerChange, ChangedFile, WorkspaceInfo } from '../engine/events';
+import type { VersionCheckout } from '../checks/answer-checks';
 import type { AgentToolbox, AgentWorkspace } from '../engine/ports';
 import type { FileChange } from '../workspace/changes';
 import type { SeedFile } from '../workspace/scratch';
@@ -44,6 +45,8 @@ export interface WorkArea {
   workspace?(label: string): AgentWorkspace;
   /** An answer was accepted: `peers/agentK/` now shows this version. */
   answerAccepted(agentLabel: string, versionLabel: string, change: AnswerChange | undefined): void;
+  /** Workspace runs: a fresh checkout of an answer version for the project's checks, linked to its dependencies. */
+  checkout?(versionLabel: string, signal: AbortSignal): Promise<VersionCheckout>;
   /** Workspace runs: the patch of an answer version, made when it was snapshotted. */
   patchOf?(versionLabel: string): string | undefined;
   /** The change of the winning version. */

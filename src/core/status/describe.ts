@@ -2,7 +2,7 @@
 // commands and their results, budget, the winner, the end). Shared by the CLI's stderr progress and the
 // extension's log channel.
 
-import type { RunEvent } from '../engine/events';
+import type { CheckResult, RunEvent, WinnerVerification } from '../engine/events';
 import type { RunState, UsageTotals } from '../engine/run-state';
 import { assertNever } from '../util/errors';
 import { EXECUTE_COMMAND } from '../sandbox/command-specs';
@@ -38,7 +38,7 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
   const at = `[${secs(event.t).padStart(6)}]`;
   switch (event.type) {
     case 'run_started':
-      return `MassGen: ${event.agents.length} agent(s): ${event.agents.map((a) => `${a.label} ${a.id} (${a.model})`).join(', ')}`;
+      return `MassGen: ${event.agents.length} agent(s): ${event.agents.map((a) => `${a.label} ${a.id} (${a.model})`).join(', ')}${(event.workspace?.notes ?? []).map((n) => `\nnote: ${n}`).join('')}`;
     case 'round_started':
       return `${at} round ${event.round}: ${event.agentIds.map((id) => who(state, id)).join(', ')}`;
     case 'answer_added':
@@ -60,7 +60,15 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
     case 'winner_selected': {
       const votes = Object.entries(event.votes).map(([id, n]) => `${id} ${n}`).join(', ') || 'no current votes';
       const how = event.basis === 'current_votes' ? '' : event.basis === 'latest_votes' ? ' (from the latest valid votes)' : ' (no votes: the most informed answer, ties by agent order)';
-      return `${at} winner: ${who(state, event.agentId)} with ${event.label}; votes: ${votes}${event.tieBreak ? ' (tie broken by config order)' : ''}${how}`;
+      return `${at} winner: ${who(state, event.agentId)} with ${event.label}; votes: ${votes}${event.tieBreak ? ' (tie broken by config order)' : ''}${how}${verificationText(event.verification)}`;
+    }
+    case 'checks_started':
+      return `${at} checking ${event.label}: ${event.names.join(', ')}`;
+    case 'check_finished': {
+      const r = event.result;
+      const exit = r.status === 'failed' && r.exitCode !== null ? ` (exit ${r.exitCode})` : '';
+      const last = r.status === 'passed' ? '' : lastLine(r.output);
+      return `${at} ${event.label} ${r.name}: ${CHECK_TEXT[r.status]}${exit} in ${secs(r.durationMs)}${r.cached ? ' (same change as checked before)' : ''}${last ? ` — ${oneLine(last, 120)}` : ''}`;
     }
     case 'final_answer':
       return event.fallback ? `${at} final answer: ${event.fallback}; using the voted answer` : undefined;
@@ -91,4 +99,17 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
     default:
       return assertNever(event, 'event');
   }
+}
+
+const CHECK_TEXT: Record<CheckResult['status'], string> = { passed: 'passed', failed: 'FAILED', timeout: 'timed out', error: 'could not run', cancelled: 'cancelled' };
+
+function verificationText(v: WinnerVerification | undefined): string {
+  if (!v) return '';
+  if (v.overruled) return `; checks passed (the votes chose ${v.overruled.label}, which failed ${v.overruled.failed.join(', ')})`;
+  return { passed: '; checks passed', failed: '; UNVERIFIED: a required check failed on it', unchecked: '; not checked' }[v.status];
+}
+
+/** The last non-empty line of a check's output: usually the runner's summary ("2 failing"). */
+function lastLine(output: string): string {
+  return output.trimEnd().split('\n').pop() ?? '';
 }

@@ -49,11 +49,26 @@ describe('status-file: notes', () => {
   });
 });
 
+describe('status-file: checks', () => {
+  it('lists each answer version\'s checks, those still running, and the winner\'s verification', () => {
+    const result = { name: 'tests', required: true, status: 'failed' as const, exitCode: 1, durationMs: 1234, output: '1 failing', cached: false };
+    const s = status(events(
+      started,
+      { type: 'checks_started', agentId: 'a', label: 'agent1.1', names: ['tests', 'lint'] },
+      { type: 'check_finished', agentId: 'a', label: 'agent1.1', result },
+      { type: 'winner_selected', agentId: 'b', label: 'agent2.1', votes: {}, tieBreak: false, basis: 'current_votes', verification: { status: 'passed', overruled: { label: 'agent1.1', failed: ['tests'] } } },
+    ));
+    assert.deepEqual(s.checks, { 'agent1.1': { running: ['lint'], results: [{ name: 'tests', status: 'failed', required: true, exit_code: 1, duration_seconds: 1.234, cached: false }] } });
+    assert.deepEqual(s.results.verification, { status: 'passed', overruled: { label: 'agent1.1', failed: ['tests'] } });
+    assert.equal(status(events(started)).results.verification, null);
+  });
+});
+
 describe('status-file: buildStatus schema', () => {
   const s = status(events(started, round(1), turn('a'), answered('a', 'agent1.1'), turn('b')), START_MS + 7500);
 
   it('has the top-level blocks', () => {
-    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'coordination', 'meta', 'notes', 'results', 'schema_version', 'usage', 'workspace']);
+    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'checks', 'coordination', 'meta', 'notes', 'results', 'schema_version', 'usage', 'workspace']);
     assert.equal(s.schema_version, STATUS_SCHEMA_VERSION);
   });
 

@@ -96,6 +96,8 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
       final_answer_preview: state.finalAnswer ? state.finalAnswer.content.slice(0, 200) : null,
       end_reason: state.endReason,
       error: state.error,
+      // Ours, in runs with checks: how the winner stands against them (passed / failed / unchecked, and whom it overruled).
+      verification: state.winner?.verification ?? null,
     },
     usage: usageJson(state.usage),
     // Ours: the user's notes to the agents, and whom each has reached.
@@ -106,6 +108,16 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
       at_seconds: seconds(n.t),
       delivered_to: n.deliveredTo,
     })),
+    // Ours: the project's checks per answer version; `running` lists those not finished yet.
+    checks: Object.fromEntries(
+      Object.entries(state.checks).map(([label, c]) => [
+        label,
+        {
+          running: c.names.filter((n) => !c.results.some((r) => r.name === n)),
+          results: c.results.map((r) => ({ name: r.name, status: r.status, required: r.required, exit_code: r.exitCode, duration_seconds: seconds(r.durationMs), cached: r.cached })),
+        },
+      ]),
+    ),
     // Ours: in a workspace run, the folder and each answer version's changed files.
     workspace: state.workspace
       ? {

@@ -12,6 +12,13 @@ export async function selectLmModels(lm: LmNamespace, selector?: vscode.Language
   return [...(models ?? [])];
 }
 
+/** No chat model for a zero-config team: the UI offers "Configure Agents" and "Set API Key". */
+export class NoChatModelsError extends Error {
+  constructor() {
+    super(noChatModelsMessage());
+  }
+}
+
 /** What to tell the user when `selectChatModels` found nothing: what to do, not just what went wrong. */
 export function noChatModelsMessage(selector?: vscode.LanguageModelChatSelector): string {
   const filtered = selector && Object.values(selector).some((v) => v !== undefined && v !== '');

@@ -2,7 +2,7 @@
 // Types only from `vscode`, so this loads in plain Node.
 import type * as vscode from 'vscode';
 import { PERSONAS, TEAM_SIZE } from '../../core/config/discover';
-import { lmModelSpec, noChatModelsMessage } from './models';
+import { lmModelSpec, NoChatModelsError } from './models';
 
 export interface LmAgentSpec {
   id: string;
@@ -29,7 +29,7 @@ export interface PickLmTeamOptions {
 export function pickLmTeam(models: readonly vscode.LanguageModelChat[], options: PickLmTeamOptions = {}): LmAgentSpec[] {
   const teamSize = Math.max(1, Math.floor(options.teamSize ?? TEAM_SIZE));
   const distinct = dedupeModels(options.preferred ? [options.preferred, ...models] : models);
-  if (distinct.length === 0) throw new Error(noChatModelsMessage());
+  if (distinct.length === 0) throw new NoChatModelsError();
 
   const ids = new Set<string>();
   const uniqueId = (base: string) => {

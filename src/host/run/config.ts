@@ -1,6 +1,7 @@
 // Where a run's configuration comes from inside VS Code, in order: the `massgen.configFile` YAML, the workspace's
 // `.massgen/config.yaml`, the `massgen.agents` setting, else nothing configured → the user's VS Code chat models.
-// A workspace that is not trusted cannot supply YAML (its endpoints could redirect the user's keys).
+// A workspace that is not trusted cannot supply YAML (its endpoints could redirect the user's keys). Each source says
+// where it is in words, so the views can tell the user which team runs and where to change it.
 
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
@@ -18,7 +19,13 @@ export class MissingKeyError extends Error {
   }
 }
 
-export type RunConfig = { kind: 'configured'; config: MassGenConfig; warnings: ConfigWarning[] } | { kind: 'chat-models'; config: MassGenConfig };
+/** `from`: where the team is set, in words ("`.massgen/config.yaml`", "massgen.agents in your User settings"). */
+export type RunConfig =
+  | { kind: 'configured'; source: 'file' | 'settings'; from: string; config: MassGenConfig; warnings: ConfigWarning[] }
+  | { kind: 'chat-models'; source: 'chat-models'; from: string; config: MassGenConfig };
+
+/** Where the team comes from, before anything is loaded (so a broken file is still named). */
+export type TeamSource = { source: 'file'; path: string; from: string } | { source: 'settings'; from: string } | { source: 'chat-models'; from: string };
 
 export function readSettings(): MassGenSettings & { configFile: string } {
   const c = vscode.workspace.getConfiguration('massgen');
@@ -51,7 +58,25 @@ export function configFilePath(setting: string): string | undefined {
   return existsSync(project) ? project : undefined;
 }
 
-async function fillKeys(config: MassGenConfig, keys: KeyStore): Promise<void> {
+/** The `massgen.agents` setting's place in words: the workspace's settings, or the user's (a remote window's too). */
+function agentsSettingPlace(): string {
+  const inspected = vscode.workspace.getConfiguration('massgen').inspect<unknown[]>('agents');
+  if (inspected?.workspaceValue !== undefined) return 'massgen.agents in the workspace settings';
+  return vscode.env.remoteName ? 'massgen.agents in your User or Remote settings' : 'massgen.agents in your User settings';
+}
+
+export function teamSource(settings = readSettings()): TeamSource {
+  const file = configFilePath(settings.configFile);
+  if (file) {
+    const relative = vscode.workspace.asRelativePath(file, false);
+    return { source: 'file', path: file, from: settings.configFile.trim() ? `${relative} (massgen.configFile)` : relative };
+  }
+  if (settings.agents.length > 0) return { source: 'settings', from: agentsSettingPlace() };
+  return { source: 'chat-models', from: 'your VS Code chat models' };
+}
+
+/** Fills each agent's key from SecretStorage or the environment; throws MissingKeyError for the first one missing. */
+export async function fillKeys(config: MassGenConfig, keys: KeyStore): Promise<void> {
   for (const agent of config.agents) {
     const b = agent.backend;
     if (b.apiKey || b.family === 'vscode-lm') continue;
@@ -64,21 +89,25 @@ async function fillKeys(config: MassGenConfig, keys: KeyStore): Promise<void> {
   }
 }
 
-/** The config for a run; throws ConfigError (bad config) or MissingKeyError with messages fit for a notification. */
-export async function resolveRunConfig(keys: KeyStore): Promise<RunConfig> {
+/** The team's config without keys; throws ConfigError with messages fit for a notification. */
+export function loadTeamConfig(source = teamSource()): RunConfig {
   const settings = readSettings();
-  const file = configFilePath(settings.configFile);
-  if (file) {
-    const { config, warnings } = loadConfigFile(file, process.env, { requireKeys: false, host: 'vscode' });
-    await fillKeys(config, keys);
-    return { kind: 'configured', config, warnings };
+  if (source.source === 'file') {
+    const { config, warnings } = loadConfigFile(source.path, process.env, { requireKeys: false, host: 'vscode' });
+    return { kind: 'configured', source: 'file', from: source.from, config, warnings };
   }
-  if (settings.agents.length > 0) {
+  if (source.source === 'settings') {
     const { config, warnings } = configFromSettings(settings, process.env);
-    await fillKeys(config, keys);
-    return { kind: 'configured', config, warnings };
+    return { kind: 'configured', source: 'settings', from: source.from, config, warnings };
   }
   // Zero-config: the orchestrator settings still apply; the agents come from VS Code's chat models.
   const { config } = configFromSettings({ ...settings, agents: [{ provider: 'vscode-lm', model: 'auto' }] }, process.env);
-  return { kind: 'chat-models', config: { ...config, agents: [], source: 'VS Code chat models' } };
+  return { kind: 'chat-models', source: 'chat-models', from: source.from, config: { ...config, agents: [], source: 'VS Code chat models' } };
+}
+
+/** The config for a run; throws ConfigError (bad config) or MissingKeyError with messages fit for a notification. */
+export async function resolveRunConfig(keys: KeyStore): Promise<RunConfig> {
+  const run = loadTeamConfig();
+  if (run.kind === 'configured') await fillKeys(run.config, keys);
+  return run;
 }

@@ -5,23 +5,29 @@
 
 import * as vscode from 'vscode';
 import { formatIssue } from '../../core/config/load';
-import type { MassGenConfig } from '../../core/config/types';
+import type { AgentConfig, MassGenConfig } from '../../core/config/types';
 import type { CommandsOption } from '../../core/run/command-tools';
 import { RunSession, type SessionListener } from '../../core/run/session';
 import type { FilesOption } from '../../core/run/work-area';
 import { describeEvent } from '../../core/status/describe';
 import { errorMessage } from '../../core/util/errors';
+import { oneLine } from '../../core/util/text';
 import type { KeyStore } from '../keys';
 import { mcpLogger, notificationApprover, readMcpSettings } from '../mcp';
 import { resolveRunConfig } from './config';
 import { commandApprover } from './command-approval';
 import { commandsForRun } from './commands-policy';
+import { nextTeam } from './next-team';
 import { teamFor } from './team';
+import type { TeamProblem } from './team-problem';
 
 export interface RunRequest {
+  /** What the agents get (for chat follow-ups: the previous exchange, the question, attached context). */
   task: string;
   /** Short description for logs and views, e.g. "Refactor parse() in util.ts". */
   title: string;
+  /** What the user asked, in their words: the views show it as the run's task. Defaults to `task`. */
+  prompt?: string;
   signal?: AbortSignal;
   /** The chat view's selected model, used first when no agents are configured. */
   preferredModel?: vscode.LanguageModelChat;
@@ -31,8 +37,23 @@ export interface RunRequest {
   onEvent?: SessionListener;
 }
 
+/** An agent as it ran: `persona` is the first sentence of its system message, when it has one. */
+export interface RanAgent {
+  id: string;
+  provider: string;
+  model: string;
+  persona?: string;
+}
+
+function ranAgent(a: AgentConfig): RanAgent {
+  const persona = a.systemMessage ? oneLine(a.systemMessage.split(/(?<=[.!?])\s/)[0] ?? '', 120) : '';
+  return { id: a.id, provider: a.backend.type, model: a.backend.model, ...(persona ? { persona } : {}) };
+}
+
 export class RunManager implements vscode.Disposable {
   private readonly runs: RunSession[] = [];
+  /** Each kept run's prompt (RunRequest.prompt) and the agents that ran, for the views. */
+  private readonly info = new Map<string, { prompt: string; agents: RanAgent[] }>();
   private readonly started = new vscode.EventEmitter<RunSession>();
   readonly onDidStart = this.started.event;
 
@@ -48,6 +69,21 @@ export class RunManager implements vscode.Disposable {
 
   find(id: string): RunSession | undefined {
     return this.runs.find((r) => r.id === id);
+  }
+
+  /** What the user asked for the run, in their words. */
+  promptOf(id: string): string | undefined {
+    return this.info.get(id)?.prompt;
+  }
+
+  /** The agents a kept run ran with: models, providers and personas as configured (the run state has no personas). */
+  agentsOf(id: string): RanAgent[] | undefined {
+    return this.info.get(id)?.agents;
+  }
+
+  /** What would stop a run from starting now (checked as a run checks), or null when one can. */
+  async problem(): Promise<TeamProblem | null> {
+    return (await nextTeam(this.keys)).problem;
   }
 
   /**
@@ -75,8 +111,9 @@ export class RunManager implements vscode.Disposable {
     session.subscribe((event, state) => this.logEvent(event, state));
     if (request.onEvent) session.subscribe(request.onEvent);
     this.runs.push(session);
+    this.info.set(session.id, { prompt: request.prompt ?? request.task, agents: team.config.agents.map(ranAgent) });
     // A bounded history for the views; runs are also persisted by the vote viewer.
-    this.runs.splice(0, Math.max(0, this.runs.length - 20));
+    for (const dropped of this.runs.splice(0, Math.max(0, this.runs.length - 20))) this.info.delete(dropped.id);
     this.started.fire(session);
     void session.start().catch((err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`));
     return session;

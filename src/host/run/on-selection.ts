@@ -8,8 +8,11 @@ import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
 import type { RunSession } from '../../core/run/session';
 import { errorMessage } from '../../core/util/errors';
+import { NoChatModelsError } from '../lm/models';
 import { MissingKeyError } from './config';
+import { consensusOf, endingNote, noAnswer } from './outcome';
 import { captureTarget, type RunPreviews } from './previews';
+import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
 
 const HISTORY_KEY = 'massgen.instructionHistory';
@@ -40,6 +43,7 @@ export async function reportStartError(err: unknown): Promise<void> {
     if ((await vscode.window.showErrorMessage(`MassGen: ${err.message}`, set)) === set) await vscode.commands.executeCommand('massgen.setApiKey', err.envVar);
     return;
   }
+  if (err instanceof NoChatModelsError) return offerFix({ text: err.message, fix: 'settings' });
   if (err instanceof ConfigError) {
     const open = 'Open Settings';
     if ((await vscode.window.showErrorMessage(`MassGen configuration: ${err.message}`, open)) === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'massgen');
@@ -67,6 +71,11 @@ function progressMessage(event: RunEvent, s: RunState): string | undefined {
   }
 }
 
+/** Where the run works, for its task as the views show it: "sample.py lines 1–2", "the whole of sample.py". */
+function where(path: string, range: vscode.Range, wholeFile: boolean): string {
+  return wholeFile ? `the whole of ${path}` : `${path} lines ${range.start.line + 1}–${range.end.line + 1}`;
+}
+
 /** `instruction` skips the prompt (keybindings and tests pass it as the command argument). */
 export async function runOnSelection(deps: { runs: RunManager; previews: RunPreviews; memento: vscode.Memento }, given?: string): Promise<void> {
   const editor = vscode.window.activeTextEditor;
@@ -81,6 +90,12 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
   const code = captured.text.slice(captured.start, captured.end);
   if (!code.trim()) {
     void vscode.window.showInformationMessage('MassGen: the selection is empty. Select some code, or clear the selection to use the whole file.');
+    return;
+  }
+  // Before asking what to do: can anything run at all?
+  const problem = await deps.runs.problem();
+  if (problem) {
+    await offerFix(problem);
     return;
   }
   const instruction = given?.trim() || (await askInstruction(deps.memento));
@@ -98,7 +113,7 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
           const message = progressMessage(event, state);
           if (message) progress.report({ message });
         };
-        run = await deps.runs.start({ task, title: `${instruction} (${path})`, signal: abort.signal, onEvent });
+        run = await deps.runs.start({ task, title: `${instruction} (${path})`, prompt: `${instruction} (${where(path, range, wholeFile)})`, signal: abort.signal, onEvent });
       } catch (err) {
         void reportStartError(err);
         return;
@@ -107,16 +122,20 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
       deps.previews.register(run.id, captured);
       const result = await run.result;
       if (result.finalAnswer === null) {
-        void vscode.window.showErrorMessage(`MassGen: no answer (${result.reason}). ${result.error ?? ''}`.trim());
+        const { text, isError } = noAnswer(result.reason, result.error);
+        if (isError) void vscode.window.showErrorMessage(`MassGen: ${text}`);
+        else void vscode.window.showInformationMessage(`MassGen: ${text}`);
         return;
       }
+      // Says itself why when there is no code for the file (the answer stays in the vote viewer).
       const shown = await deps.previews.show(run.id);
       if (!shown) return;
-      const ending = result.reason === 'consensus' ? '' : ` (ended by ${result.reason.replace('_', ' ')})`;
-      void vscode.window.showInformationMessage(`MassGen: ${result.winnerLabel} won${ending}. Review the diff, then Apply or Discard.${shown.note ? ` ${shown.note}` : ''}`, 'Apply', 'Discard').then((choice) => {
-        if (choice === 'Apply') void vscode.commands.executeCommand('massgen.applyWinner');
-        if (choice === 'Discard') void vscode.commands.executeCommand('massgen.discardWinner');
-      });
+      const ending = endingNote(result.reason, consensusOf(run.state));
+      // No Apply/Discard buttons here: a notification cannot be withdrawn, and would offer them after the diff was
+      // applied or discarded elsewhere. The diff's title bar and the vote viewer follow the winner's state.
+      void vscode.window.showInformationMessage(
+        `MassGen: ${result.winnerLabel} won${ending ? ` (${ending})` : ''}. Review the diff, then apply it with ✓ in its title bar (Ctrl+Alt+Enter) or discard it.${shown.note ? ` ${shown.note}` : ''}`,
+      );
     } finally {
       sub.dispose();
     }

@@ -7,6 +7,8 @@ import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
 import type { RunSession } from '../../core/run/session';
 import { reportStartError } from './on-selection';
+import { consensusOf, endingNote, noAnswer } from './outcome';
+import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
 import type { RunPreviews } from './previews';
 
@@ -86,6 +88,11 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
     if (!vscode.workspace.workspaceFolders?.length) void vscode.window.showInformationMessage('MassGen: open a folder first; the agents work on copies of it.');
     return;
   }
+  const problem = await deps.runs.problem();
+  if (problem) {
+    await offerFix(problem);
+    return;
+  }
   const folderUri = picked instanceof vscode.Uri ? picked : picked.uri;
   const name = picked instanceof vscode.Uri ? (folderUri.path.split('/').pop() ?? 'workspace') : picked.name;
   const instruction =
@@ -108,6 +115,7 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
         run = await deps.runs.start({
           task,
           title: `${instruction} (${name})`,
+          prompt: instruction,
           signal: abort.signal,
           files: { kind: 'workspace', source: folderUri.fsPath, baseDir: deps.copiesDir },
           onEvent,
@@ -126,13 +134,15 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
   if (!done) return;
   const { run, result } = done;
   if (result.finalAnswer === null) {
-    void vscode.window.showErrorMessage(`MassGen: no answer (${result.reason}). ${result.error ?? ''}`.trim());
+    const { text, isError } = noAnswer(result.reason, result.error);
+    if (isError) void vscode.window.showErrorMessage(`MassGen: ${text}`);
+    else void vscode.window.showInformationMessage(`MassGen: ${text}`);
     return;
   }
   const files = result.change?.files.length ?? 0;
-  const ending = result.reason === 'consensus' ? '' : ` (ended by ${result.reason.replace('_', ' ')})`;
+  const ending = endingNote(result.reason, consensusOf(run.state));
   if (files === 0) {
-    void vscode.window.showInformationMessage(`MassGen: ${result.winnerLabel} won${ending} without changing any file. Its answer is in the vote viewer.`);
+    void vscode.window.showInformationMessage(`MassGen: ${result.winnerLabel} won${ending ? ` (${ending})` : ''} without changing any file. Its answer is in the vote viewer.`);
     return;
   }
   // The refactor preview opens at once: there each file is accepted or rejected, and nothing is written before.

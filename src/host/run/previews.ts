@@ -1,12 +1,16 @@
-// Connects a run's winning answer to the place it should go: the selection "Run on selection" started from, or
-// the selection/file attached in chat. Shared by the command, the chat buttons and the vote viewer's actions.
+// Connects a run's winning answer to the place it should go: the selection "Run on selection" started from, the
+// selection/file attached in chat, or (files runs) the workspace files. Shared by the command, the chat buttons and
+// the vote viewer's actions, and the one place that knows each run's apply state (none, no code, ready, previewing,
+// applied), which the viewer shows and Apply and Undo follow: only code written for the file is ever applied, never
+// before its diff was shown, and at most once.
 
 import * as vscode from 'vscode';
-import { extractCode } from '../../core/edit/extract-code';
-import type { PreviewManager } from './selection-diff';
-import { lineEdits } from '../../core/edit/text-edits';
+import { codeForFile, type CodeForFile } from '../../core/edit/extract-code';
 import type { WinnerChange } from '../../core/run/work-area';
+import type { ApplyState } from '../../protocol/messages';
+import { applyFileChanges, revertFileChanges, type FileTarget } from './file-changes';
 import type { RunManager } from './manager';
+import type { AppliedProposal, PreviewManager } from './selection-diff';
 
 /** A document region captured when a run started. */
 export interface ApplyTarget {
@@ -22,25 +26,63 @@ export function captureTarget(doc: vscode.TextDocument, range: vscode.Range): Ap
   return { uri: doc.uri, version: doc.version, text: doc.getText(), start: doc.offsetAt(range.start), end: doc.offsetAt(range.end), languageId: doc.languageId };
 }
 
-export class RunPreviews {
+/** The code of an answer that may replace the target's region, or why there is none. */
+export function codeForTarget(answer: string, target: ApplyTarget): CodeForFile {
+  return codeForFile(answer, { languageId: target.languageId, originalText: target.text.slice(target.start, target.end) });
+}
+
+type Applied = { kind: 'selection'; proposal: AppliedProposal } | { kind: 'files'; change: WinnerChange; target: FileTarget };
+
+export class RunPreviews implements vscode.Disposable {
   private readonly targets = new Map<string, ApplyTarget>();
   /** Runs on files: where each changed path goes in the workspace. */
-  private readonly files = new Map<string, (relativePath: string) => vscode.Uri | undefined>();
+  private readonly files = new Map<string, FileTarget>();
+  private readonly applied = new Map<string, Applied>();
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** A run's apply state changed (its id). */
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly runs: RunManager, private readonly preview: PreviewManager) {}
+  constructor(private readonly runs: RunManager, private readonly preview: PreviewManager) {
+    this.subscription = preview.onDidChange((runId) => this.changed.fire(runId));
+  }
 
   register(runId: string, target: ApplyTarget): void {
     this.targets.set(runId, target);
+    this.changed.fire(runId);
   }
 
   /** For runs on files: the workspace file each relative path of the change stands for. */
-  registerFiles(runId: string, target: (relativePath: string) => vscode.Uri | undefined): void {
+  registerFiles(runId: string, target: FileTarget): void {
     this.files.set(runId, target);
+    this.changed.fire(runId);
   }
 
-  /** Opens the winner's diff for the run. Returns a note about the code extraction, or undefined if nothing shown. */
+  /** What can be done with the run's winner now (the vote viewer's actions follow it). */
+  state(runId: string): ApplyState {
+    const run = this.runs.find(runId);
+    const final = run?.state.finalAnswer;
+    const applied = this.applied.has(runId);
+    if (this.files.has(runId)) {
+      const n = run?.state.answers.find((a) => a.label === run.state.winner?.label)?.change?.files.length ?? 0;
+      const target = `${n} file${n === 1 ? '' : 's'}`;
+      return { kind: 'files', status: applied ? 'applied' : final && n > 0 ? 'ready' : 'none', target };
+    }
+    const target = this.targets.get(runId);
+    if (!target) return { kind: 'selection', status: 'none', target: null };
+    const where = vscode.workspace.asRelativePath(target.uri, false);
+    if (applied) return { kind: 'selection', status: 'applied', target: where };
+    if (this.preview.pending?.id === runId) return { kind: 'selection', status: 'previewing', target: where };
+    if (!final) return { kind: 'selection', status: 'none', target: where };
+    const code = codeForTarget(final.content, target);
+    return code.code === null ? { kind: 'selection', status: 'noCode', target: where, note: `Nothing to apply to ${where}: ${code.reason}.` } : { kind: 'selection', status: 'ready', target: where };
+  }
+
+  /** Opens the winner's diff (files runs: the refactor preview). Returns a note about the code extraction, or
+   * undefined when nothing was shown (having said why). */
   async show(runId: string): Promise<{ note?: string } | undefined> {
     if (this.files.has(runId)) return (await this.apply(runId)) ? {} : undefined;
+    if (this.sayIfApplied(runId)) return undefined;
     const run = this.runs.find(runId);
     const target = this.targets.get(runId);
     const final = run?.state.finalAnswer;
@@ -52,8 +94,12 @@ export class RunPreviews {
       void vscode.window.showInformationMessage('MassGen: this run was not started from an editor selection, so there is nothing to apply it to. Copy the answer instead.');
       return undefined;
     }
-    const original = target.text.slice(target.start, target.end);
-    const extracted = extractCode(final.content, { languageId: target.languageId, originalText: original });
+    const code = codeForTarget(final.content, target);
+    const where = vscode.workspace.asRelativePath(target.uri, false);
+    if (code.code === null) {
+      void vscode.window.showInformationMessage(`MassGen: nothing to apply to ${where}: ${code.reason}. The answer is in the vote viewer, to read or copy.`);
+      return undefined;
+    }
     const winner = run.state.agents.find((a) => a.id === final.agentId);
     await this.preview.show({
       id: run.id,
@@ -62,71 +108,72 @@ export class RunPreviews {
       originalDoc: target.text,
       start: target.start,
       end: target.end,
-      replacement: extracted.code,
+      replacement: code.code,
       winner: `${final.label}${winner ? ` (${winner.model})` : ''}`,
     });
-    return { note: extracted.note };
+    return { note: code.note };
   }
 
+  /**
+   * Applies the run's winner: files runs through VS Code's refactor preview (the review), selection runs only from
+   * their open diff (otherwise the diff opens, and nothing is written). False when nothing was applied.
+   */
   async apply(runId: string): Promise<boolean> {
+    if (this.sayIfApplied(runId)) return false;
     const files = this.files.get(runId);
     const run = this.runs.find(runId);
     if (files && run) {
       const result = await run.result;
-      return applyFileChanges(result.change, files);
+      if (!(await applyFileChanges(result.change, files)) || !result.change) return false;
+      this.record(runId, { kind: 'files', change: result.change, target: files });
+      return true;
     }
-    if (this.preview.pending?.id !== runId && !(await this.show(runId))) return false;
-    return this.preview.apply();
-  }
-}
-
-const lf = (text: string) => text.replace(/\r\n/g, '\n');
-
-/**
- * Applies the winner's change to the workspace as ONE WorkspaceEdit, every change marked as needing confirmation so
- * VS Code shows its refactor preview first (per-file accept or reject). Refused when a file changed since the run
- * started.
- */
-export async function applyFileChanges(change: WinnerChange | undefined, target: (relativePath: string) => vscode.Uri | undefined): Promise<boolean> {
-  if (!change) {
-    void vscode.window.showInformationMessage('MassGen: this run has no file changes to apply.');
-    return false;
-  }
-  const text = change.fileChanges.filter((c) => !c.binary);
-  if (text.length === 0) {
-    void vscode.window.showInformationMessage(`MassGen: the winner (${change.version}) changed no text files.`);
-    return false;
-  }
-  const edit = new vscode.WorkspaceEdit();
-  const stale: string[] = [];
-  const unsaved: string[] = [];
-  for (const c of text) {
-    const uri = target(c.relativePath);
-    if (!uri) continue;
-    const meta = { needsConfirmation: true, label: `${c.kind}: ${c.relativePath}`, description: `MassGen winner ${change.version}` };
-    if (c.kind === 'added') {
-      edit.createFile(uri, { overwrite: false, contents: new TextEncoder().encode(c.after ?? '') }, meta);
-    } else if (c.kind === 'deleted') {
-      edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
-    } else {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      // A change read from git has LF line ends where a CRLF checkout (core.autocrlf) shows CRLF: compare and write
-      // in the document's own line ends.
-      if (lf(doc.getText()) !== lf(c.before ?? '')) (doc.isDirty ? unsaved : stale).push(c.relativePath);
-      const after = doc.eol === vscode.EndOfLine.CRLF ? lf(c.after ?? '').replace(/\n/g, '\r\n') : (c.after ?? '');
-      // Line edits rather than one whole-file replacement: the preview then shows only what changed.
-      for (const e of lineEdits(doc.getText(), after)) edit.replace(uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text, meta);
+    if (this.preview.pending?.id !== runId) {
+      if (await this.show(runId)) void vscode.window.showInformationMessage('MassGen: review the diff first, then apply it with ✓ in the editor title (Ctrl+Alt+Enter) or Apply in the vote viewer.');
+      return false;
     }
+    return this.applyPending();
   }
-  if (unsaved.length) {
-    void vscode.window.showWarningMessage(`MassGen: not applied: ${unsaved.join(', ')} ${unsaved.length === 1 ? 'has' : 'have'} unsaved changes the agents did not see. Save or revert ${unsaved.length === 1 ? 'it' : 'them'}, then apply again (or run again on the saved files).`);
-    return false;
+
+  /** Applies the open diff (✓ in its editor title, Ctrl+Alt+Enter). */
+  async applyPending(): Promise<boolean> {
+    const proposal = await this.preview.apply();
+    if (!proposal) return false;
+    this.record(proposal.id, { kind: 'selection', proposal });
+    return true;
   }
-  if (stale.length) {
-    void vscode.window.showWarningMessage(`MassGen: not applied: ${stale.join(', ')} changed since the run started. Run again on the current files.`);
-    return false;
+
+  /** Puts back what applying the run's winner changed. */
+  async undo(runId: string): Promise<boolean> {
+    const applied = this.applied.get(runId);
+    if (!applied) {
+      void vscode.window.showInformationMessage('MassGen: this run\'s winner is not applied, so there is nothing to undo.');
+      return false;
+    }
+    const ok = applied.kind === 'files' ? await revertFileChanges(applied.change, applied.target) : await this.preview.revert(applied.proposal);
+    if (ok) {
+      this.applied.delete(runId);
+      this.changed.fire(runId);
+    }
+    return ok;
   }
-  const skipped = change.fileChanges.length - text.length;
-  if (skipped) void vscode.window.showInformationMessage(`MassGen: ${skipped} binary file change(s) left out.`);
-  return vscode.workspace.applyEdit(edit);
+
+  private record(runId: string, applied: Applied): void {
+    this.applied.set(runId, applied);
+    this.changed.fire(runId);
+  }
+
+  /** An applied winner is not applied again (its diff would be out of date): say so, and how to take it back. */
+  private sayIfApplied(runId: string): boolean {
+    const applied = this.applied.get(runId);
+    if (!applied) return false;
+    const what = applied.kind === 'files' ? `${applied.change.version} is already applied to the workspace` : `${applied.proposal.winner} is already applied to ${vscode.workspace.asRelativePath(applied.proposal.uri, false)}`;
+    void vscode.window.showInformationMessage(`MassGen: ${what}. To take it back, use Undo in the vote viewer.`);
+    return true;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
 }

@@ -2,6 +2,7 @@
 // and the same text with the winner in place), so the real file is untouched until Apply. Apply writes one
 // WorkspaceEdit (one undo step; the file is left dirty for review) after checking the document did not change;
 // if it did, the selection is re-anchored by diffing, and refused when the selected text itself was edited.
+// `revert` puts the replaced code back (re-anchored the same way), for the vote viewer's Undo.
 
 import * as vscode from 'vscode';
 import { applyToText, lineDiffStats, reanchorSelection } from '../../core/edit/reanchor';
@@ -20,6 +21,20 @@ export interface Proposal {
   replacement: string;
   /** e.g. "agent2.1 (gpt-4o)" */
   winner: string;
+}
+
+/** A proposal as written into its document: enough to put the replaced code back. */
+export interface AppliedProposal {
+  id: string;
+  uri: vscode.Uri;
+  winner: string;
+  /** The document right after the edit, its version, and where the winner's code is in it. */
+  docAfter: string;
+  versionAfter: number;
+  start: number;
+  end: number;
+  /** The code the winner replaced. */
+  replaced: string;
 }
 
 class PreviewDocuments implements vscode.TextDocumentContentProvider {
@@ -50,6 +65,9 @@ export class PreviewManager implements vscode.Disposable {
   private readonly docs = new PreviewDocuments();
   private readonly registration: vscode.Disposable;
   private current: Proposal | undefined;
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** A proposal's diff opened or closed (its run id). */
+  readonly onDidChange = this.changed.event;
 
   constructor() {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this.docs);
@@ -70,14 +88,15 @@ export class PreviewManager implements vscode.Disposable {
     const name = p.uri.path.split('/').pop();
     await vscode.commands.executeCommand('vscode.diff', left, right, `MassGen: ${name} (winner ${p.winner}) +${added} −${removed}`, { preview: false });
     await vscode.commands.executeCommand('setContext', CONTEXT_KEY, true);
+    this.changed.fire(p.id);
   }
 
-  /** Writes the pending proposal into its document. Returns false when nothing was applied (and says why). */
-  async apply(): Promise<boolean> {
+  /** Writes the pending proposal into its document. Undefined when nothing was applied (having said why). */
+  async apply(): Promise<AppliedProposal | undefined> {
     const p = this.current;
     if (!p) {
-      void vscode.window.showInformationMessage('MassGen: there is no winner to apply. Run "MassGen: Run on selection" first.');
-      return false;
+      void vscode.window.showInformationMessage('MassGen: no winner\'s diff is open, so there is nothing to apply. Run "MassGen: Run on Selection" first.');
+      return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(p.uri);
     let { start, end } = p;
@@ -89,19 +108,34 @@ export class PreviewManager implements vscode.Disposable {
         void vscode.window.showWarningMessage(`MassGen: not applied. ${anchored.reason}`, copy).then((choice) => {
           if (choice === copy) void vscode.env.clipboard.writeText(p.replacement);
         });
+        return undefined;
+      }
+      ({ start, end } = anchored);
+    }
+    const replaced = doc.getText(new vscode.Range(doc.positionAt(start), doc.positionAt(end)));
+    if (!(await replaceRange(doc, start, end, p.replacement))) return undefined;
+    await this.finish(p);
+    const applied = { id: p.id, uri: p.uri, winner: p.winner, docAfter: doc.getText(), versionAfter: doc.version, start, end: start + p.replacement.length, replaced };
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    editor.selection = new vscode.Selection(doc.positionAt(applied.start), doc.positionAt(applied.end));
+    return applied;
+  }
+
+  /** Puts back the code an applied proposal replaced; false (having said why) when its code was edited since. */
+  async revert(a: AppliedProposal): Promise<boolean> {
+    const doc = await vscode.workspace.openTextDocument(a.uri);
+    let { start, end } = a;
+    if (doc.version !== a.versionAfter) {
+      const anchored = reanchorSelection({ originalDoc: a.docAfter, currentDoc: doc.getText(), start, end });
+      if (!anchored.ok) {
+        void vscode.window.showWarningMessage(`MassGen: not undone: the code applied from ${a.winner} was edited since. Use Undo in the editor (Ctrl+Z) to step back instead.`);
         return false;
       }
       ({ start, end } = anchored);
     }
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(p.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(end)), p.replacement);
-    if (!(await vscode.workspace.applyEdit(edit))) {
-      void vscode.window.showErrorMessage('MassGen: VS Code refused the edit (is the file read-only?).');
-      return false;
-    }
-    await this.finish(p);
+    if (!(await replaceRange(doc, start, end, a.replaced))) return false;
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
-    editor.selection = new vscode.Selection(doc.positionAt(start), doc.positionAt(start + p.replacement.length));
+    editor.selection = new vscode.Selection(doc.positionAt(start), doc.positionAt(start + a.replaced.length));
     return true;
   }
 
@@ -115,6 +149,7 @@ export class PreviewManager implements vscode.Disposable {
     this.docs.delete(sideUri(p, 'winner'));
     if (this.current === p) this.current = undefined;
     await vscode.commands.executeCommand('setContext', CONTEXT_KEY, false);
+    this.changed.fire(p.id);
   }
 
   private async closeTabs(p: Proposal): Promise<void> {
@@ -125,5 +160,15 @@ export class PreviewManager implements vscode.Disposable {
 
   dispose(): void {
     this.registration.dispose();
+    this.changed.dispose();
   }
+}
+
+/** One edit of `doc`; false (having said why) when VS Code refused it. */
+async function replaceRange(doc: vscode.TextDocument, start: number, end: number, text: string): Promise<boolean> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(end)), text);
+  if (await vscode.workspace.applyEdit(edit)) return true;
+  void vscode.window.showErrorMessage(`MassGen: VS Code refused the edit of ${vscode.workspace.asRelativePath(doc.uri)} (is the file read-only?).`);
+  return false;
 }

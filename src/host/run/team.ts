@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { AgentConfig, MassGenConfig } from '../../core/config/types';
 import type { ExtraProviderFactory } from '../../core/providers/factory';
-import { lmModelSpec, noChatModelsMessage, parseLmModelSpec, selectLmModels } from '../lm/models';
+import { lmModelSpec, NoChatModelsError, parseLmModelSpec, selectLmModels } from '../lm/models';
 import { VsCodeLmProvider } from '../lm/provider';
 import { pickLmTeam } from '../lm/team';
 import type { RunConfig } from './config';
@@ -25,7 +25,7 @@ export async function teamFor(run: RunConfig, preferred?: vscode.LanguageModelCh
     return { config: run.config, extraProviders: (a) => (a.backend.family === 'vscode-lm' ? lmProvider(parseLmModelSpec(a.backend.model)) : undefined) };
   }
   const models = await selectLmModels(vscode.lm);
-  if (models.length === 0 && !preferred) throw new Error(noChatModelsMessage());
+  if (models.length === 0 && !preferred) throw new NoChatModelsError();
   const picked = pickLmTeam(models, { preferred });
   const byId = new Map(picked.map((spec) => [spec.id, spec.model]));
   // Chat models are billed by the user's plan, not per token: vscode-lm backends are never priced.

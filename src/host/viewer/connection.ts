@@ -5,7 +5,7 @@
 
 import type { RunEvent } from '../../core/engine/events';
 import { safeExternalLink } from '../../protocol/links';
-import { hostMessage, MAX_PATCH_CHARS, parseWebviewMessage, type HostMessage, type HostMessageOf, type ShownRun, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
+import { hostMessage, MAX_PATCH_CHARS, parseWebviewMessage, type HostMessage, type HostMessageOf, type RunAction, type ShownRun, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
 import type { CommandId } from '../ids';
 import { EventCoalescer } from './coalescer';
 import type { Disposable, LiveRun, RunFeed, ViewerHub, ViewerPort } from './hub';
@@ -14,15 +14,27 @@ import type { Disposable, LiveRun, RunFeed, ViewerHub, ViewerPort } from './hub'
 export const ACTION_COMMANDS = {
   preview: 'massgen.previewRun',
   apply: 'massgen.applyRun',
+  undo: 'massgen.undoRun',
+  discard: 'massgen.discardWinner',
   openLog: 'massgen.showLog',
 } as const satisfies Record<string, CommandId>;
 
-/** What the empty viewer's start buttons open: a command of ours, or VS Code's chat or settings. */
-const START_COMMANDS: Record<WebviewMessageOf<'start'>['how'], [CommandId | 'workbench.action.chat.open' | 'workbench.action.openSettings', ...unknown[]]> = {
-  chat: ['workbench.action.chat.open', { query: '@massgen ' }],
-  selection: ['massgen.runOnSelection'],
-  settings: ['workbench.action.openSettings', 'massgen.agents'],
-};
+/** What the start page's buttons open: a command of ours, or VS Code's chat or settings. */
+function startCommand(m: WebviewMessageOf<'start'>): [CommandId | 'workbench.action.chat.open' | 'workbench.action.openSettings', ...unknown[]] {
+  switch (m.how) {
+    case 'chat':
+      // A partial query fills the chat input and waits for the user's words instead of sending "@massgen" alone.
+      return ['workbench.action.chat.open', { query: '@massgen ', isPartialQuery: true }];
+    case 'selection':
+      return ['massgen.runOnSelection'];
+    case 'settings':
+      return ['workbench.action.openSettings', 'massgen.agents'];
+    case 'setApiKey':
+      return m.envVar ? ['massgen.setApiKey', m.envVar] : ['massgen.setApiKey'];
+    case 'openConfig':
+      return ['massgen.openConfig'];
+  }
+}
 
 /** Diff requests a webview may make in a burst, and per second after it (a person expands a few files a second). */
 export const DIFF_BURST = 20;
@@ -180,6 +192,11 @@ export class ViewerConnection implements Disposable {
       case 'select':
         this.show(m.runId);
         return;
+      case 'home':
+        // The start page, until a new run starts (following, with nothing shown yet).
+        this.follow = true;
+        this.runId = null;
+        return this.snapshot();
       case 'cancelRun':
         this.hub.feed(m.runId)?.run.cancel();
         return;
@@ -191,7 +208,7 @@ export class ViewerConnection implements Disposable {
       case 'action':
         return this.action(m.action, m.runId);
       case 'start': {
-        const [command, ...args] = START_COMMANDS[m.how];
+        const [command, ...args] = startCommand(m);
         await services.executeCommand(command, ...args);
         return;
       }
@@ -239,7 +256,7 @@ export class ViewerConnection implements Disposable {
     return true;
   }
 
-  private async action(action: 'preview' | 'apply' | 'copy' | 'openLog', runId: string): Promise<void> {
+  private async action(action: RunAction, runId: string): Promise<void> {
     const { services } = this.hub;
     if (action === 'openLog') {
       await services.executeCommand(ACTION_COMMANDS.openLog);
@@ -277,13 +294,21 @@ export class ViewerConnection implements Disposable {
     this.unsubscribe();
     // A snapshot rebuilds the page, which forgets the diffs it had.
     this.diffsSent.clear();
-    const { services } = this.hub;
     const runId = this.runId;
     let run: ShownRun | null = null;
     const feed = runId ? this.hub.feed(runId) : undefined;
     if (feed) {
       const state = structuredClone(feed.run.state);
-      run = { id: feed.run.id, title: feed.run.title, readOnly: false, running: feed.running, clock: this.hub.now() - feed.startedAt, view: { state, extras: structuredClone(feed.extras) } };
+      run = {
+        id: feed.run.id,
+        title: feed.run.title,
+        task: feed.task,
+        readOnly: false,
+        running: feed.running,
+        clock: this.hub.now() - feed.startedAt,
+        view: { state, extras: structuredClone(feed.extras) },
+        apply: this.hub.applyState(feed.run.id),
+      };
       this.cursor = state.lastSeq;
       const listener = (event: RunEvent) => {
         if (this.ready && event.seq > this.cursor) this.coalescer.push(event);
@@ -294,7 +319,7 @@ export class ViewerConnection implements Disposable {
       const stored = await this.hub.history?.read(runId).catch(() => undefined);
       if (token !== this.loadToken || this.disposed) return;
       if (stored) {
-        run = { id: stored.id, title: stored.title, readOnly: true, running: false, clock: stored.view.state.elapsedMs, view: stored.view };
+        run = { id: stored.id, title: stored.title, task: stored.task ?? stored.view.state.question, readOnly: true, running: false, clock: stored.view.state.elapsedMs, view: stored.view, apply: this.hub.applyState(stored.id) };
       } else {
         this.send(hostMessage({ type: 'notice', level: 'warning', text: 'That run is no longer available.' }));
         this.runId = null;
@@ -302,7 +327,7 @@ export class ViewerConnection implements Disposable {
       }
     }
     this.port.setTitle?.(run ? `MassGen: ${run.title}` : 'MassGen Vote Viewer');
-    this.send(hostMessage({ type: 'snapshot', run, follow: this.follow, history: this.hub.runs(), setup: services.setup() }));
+    this.send(hostMessage({ type: 'snapshot', run, follow: this.follow, history: this.hub.runs(), setup: this.hub.setup }));
   }
 
   dispose(): void {

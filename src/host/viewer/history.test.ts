@@ -33,13 +33,14 @@ describe('vote viewer: past runs', () => {
   it('stores a finished run whole when it fits, and reads it back validated', async () => {
     const fs = new MemoryFs();
     const h = new RunHistory(fs, quiet);
-    await h.save('run-1', 'Refactor', view);
+    await h.save('run-1', 'Refactor', 'Refactor it', view);
     const back = await h.read('run-1');
     assert.ok(back);
     assert.equal(back.schema, HISTORY_SCHEMA);
     assert.equal(back.truncated, false);
     assert.deepEqual(back.view, JSON.parse(JSON.stringify(view)));
-    assert.deepEqual(h.list().map((e) => [e.id, e.title, e.endReason, e.winnerLabel, e.live]), [['run-1', 'Refactor', 'consensus', 'agent2.2', false]]);
+    assert.deepEqual(h.list().map((e) => [e.id, e.title, e.question, e.endReason, e.winnerLabel, e.live]), [['run-1', 'Refactor', 'Refactor it', 'consensus', 'agent2.2', false]]);
+    assert.equal(back.task, 'Refactor it', 'the user\'s words are kept, not only the engine\'s task');
     // A new session reads the index from disk.
     const again = new RunHistory(fs, quiet);
     await again.load();
@@ -49,7 +50,7 @@ describe('vote viewer: past runs', () => {
   it('shortens a run that is too large, answers first, within the byte limit', () => {
     const big = structuredClone(view);
     for (const a of big.state.answers) a.content = 'x'.repeat(300_000);
-    const { record, json } = toStoredRun('r', 't', big, new Date(0), 256 * 1024);
+    const { record, json } = toStoredRun('r', 't', 'the task', big, new Date(0), 256 * 1024);
     assert.ok(json.length <= 256 * 1024, String(json.length));
     assert.equal(record.truncated, true);
     assert.ok(record.view.state.answers.every((a) => a.content.endsWith('(shortened for storage)')));
@@ -60,7 +61,7 @@ describe('vote viewer: past runs', () => {
   it('keeps the newest runs only, deleting the files of the others', async () => {
     const fs = new MemoryFs();
     const h = new RunHistory(fs, quiet, { maxRuns: 3, maxRunBytes: 1e7 });
-    for (let i = 1; i <= 5; i++) await h.save(`run-${i}`, `run ${i}`, withStart(view, `2026-01-0${i}T00:00:00.000Z`));
+    for (let i = 1; i <= 5; i++) await h.save(`run-${i}`, `run ${i}`, `task ${i}`, withStart(view, `2026-01-0${i}T00:00:00.000Z`));
     assert.deepEqual(h.list().map((e) => e.id), ['run-5', 'run-4', 'run-3']);
     assert.deepEqual([...fs.files.keys()].sort(), ['index.json', 'run-run-3.json', 'run-run-4.json', 'run-run-5.json']);
   });
@@ -71,8 +72,8 @@ describe('vote viewer: past runs', () => {
     const b = new RunHistory(fs, quiet);
     await a.load();
     await b.load();
-    await a.save('run-a', 'a', withStart(view, '2026-01-01T00:00:00.000Z'));
-    await b.save('run-b', 'b', withStart(view, '2026-01-02T00:00:00.000Z'));
+    await a.save('run-a', 'a', 'task a', withStart(view, '2026-01-01T00:00:00.000Z'));
+    await b.save('run-b', 'b', 'task b', withStart(view, '2026-01-02T00:00:00.000Z'));
     assert.deepEqual(b.list().map((e) => e.id), ['run-b', 'run-a']);
   });
 
@@ -89,7 +90,7 @@ describe('vote viewer: past runs', () => {
     assert.equal(warnings.length, 3);
     assert.equal(runFileName('../../etc/passwd'), null);
     assert.equal(await h.read('../index'), undefined);
-    await assert.rejects(h.save('../evil', 't', view), /unsafe run id/);
+    await assert.rejects(h.save('../evil', 't', 'task', view), /unsafe run id/);
     fs.files.set('index.json', '{"schema": 7}');
     const fresh = new RunHistory(fs, quiet);
     await fresh.load();

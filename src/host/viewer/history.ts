@@ -33,6 +33,8 @@ export interface StoredRun {
   schema: typeof HISTORY_SCHEMA;
   id: string;
   title: string;
+  /** What the user asked, in their words; runs stored before it was kept show the engine's task. */
+  task?: string;
   savedAt: string;
   /** Set when the run was shortened to fit `maxRunBytes`. */
   truncated: boolean;
@@ -43,6 +45,7 @@ const StoredRunSchema = z.object({
   schema: z.literal(HISTORY_SCHEMA),
   id: z.string(),
   title: z.string(),
+  task: z.optional(z.string()),
   savedAt: z.string(),
   truncated: z.boolean(),
   view: RunViewSchema,
@@ -57,12 +60,13 @@ export function runFileName(id: string): string | null {
   return SAFE_ID.test(id) ? `run-${id}.json` : null;
 }
 
-export function summarize(id: string, title: string, state: RunState, live: boolean): HistoryEntry {
+/** `task`: what the user asked, in their words (shown for the run; `state.question` is the engine's task). */
+export function summarize(id: string, title: string, task: string, state: RunState, live: boolean): HistoryEntry {
   const u = state.usage;
   return {
     id,
     title,
-    question: state.question.length > 300 ? `${state.question.slice(0, 299)}…` : state.question,
+    question: task.length > 300 ? `${task.slice(0, 299)}…` : task,
     startedAt: state.startedAt,
     endReason: state.endReason,
     winnerLabel: state.winner?.label ?? null,
@@ -85,9 +89,9 @@ function clip(text: string, max: number): string {
  * The record to store: the view as is when it fits, else with ever shorter answers, stream tails, final answer
  * and question, and finally without the timeline and tool rows. Never mutates `view`.
  */
-export function toStoredRun(id: string, title: string, view: RunView, savedAt: Date, maxBytes: number): { record: StoredRun; json: string } {
+export function toStoredRun(id: string, title: string, task: string, view: RunView, savedAt: Date, maxBytes: number): { record: StoredRun; json: string } {
   const make = (v: RunView, truncated: boolean): { record: StoredRun; json: string } => {
-    const record: StoredRun = { schema: HISTORY_SCHEMA, id, title, savedAt: savedAt.toISOString(), truncated, view: v };
+    const record: StoredRun = { schema: HISTORY_SCHEMA, id, title, task: clip(task, 8_192), savedAt: savedAt.toISOString(), truncated, view: v };
     return { record, json: JSON.stringify(record) };
   };
   const whole = make(view, false);
@@ -159,8 +163,8 @@ export class RunHistory {
   }
 
   /** Stores a finished run, then drops the oldest beyond the count limit. Serialized: saves never interleave. */
-  save(id: string, title: string, view: RunView): Promise<void> {
-    const run = this.queue.then(() => this.doSave(id, title, view));
+  save(id: string, title: string, task: string, view: RunView): Promise<void> {
+    const run = this.queue.then(() => this.doSave(id, title, task, view));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -191,15 +195,15 @@ export class RunHistory {
     return [];
   }
 
-  private async doSave(id: string, title: string, view: RunView): Promise<void> {
+  private async doSave(id: string, title: string, task: string, view: RunView): Promise<void> {
     await this.load();
     const name = runFileName(id);
     if (!name) throw new Error(`unsafe run id ${JSON.stringify(id)}`);
-    const { record, json } = toStoredRun(id, title, view, this.now(), this.limits.maxRunBytes);
+    const { record, json } = toStoredRun(id, title, task, view, this.now(), this.limits.maxRunBytes);
     await this.fs.write(name, json);
     // Another window on the same workspace may have stored runs meanwhile: merge with the index on disk.
     const onDisk = await this.readIndex();
-    const entry = { ...summarize(id, title, record.view.state, false), running: false };
+    const entry = { ...summarize(id, title, task, record.view.state, false), running: false };
     const merged = [entry, ...onDisk.filter((e) => e.id !== id), ...this.entries.filter((e) => e.id !== id && !onDisk.some((d) => d.id === e.id))];
     merged.sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0));
     const kept = merged.slice(0, this.limits.maxRuns);

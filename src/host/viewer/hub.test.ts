@@ -227,24 +227,91 @@ describe('vote viewer: host hub', () => {
     await tick();
     page.send({ type: 'action', action: 'preview', runId: 'run-1' });
     page.send({ type: 'action', action: 'apply', runId: 'run-1' });
+    page.send({ type: 'action', action: 'undo', runId: 'run-1' });
+    page.send({ type: 'action', action: 'discard', runId: 'run-1' });
     page.send({ type: 'action', action: 'openLog', runId: 'run-1' });
     page.send({ type: 'action', action: 'copy', runId: 'run-1' });
     page.send({ type: 'cancelAgent', runId: 'run-1', agentId: 'creative-solver' });
     page.send({ type: 'cancelAgent', runId: 'run-1', agentId: 'nobody' });
     page.send({ type: 'cancelRun', runId: 'run-1' });
     page.send({ type: 'start', how: 'chat' });
+    page.send({ type: 'start', how: 'setApiKey', envVar: 'OPENAI_API_KEY' });
+    page.send({ type: 'start', how: 'setApiKey', envVar: 'sk-not an env var name' });
+    page.send({ type: 'start', how: 'openConfig' });
     page.send({ type: 'openPanel', runId: 'run-1' });
     page.send({ type: 'openLink', href: 'https://zod.dev/api' });
     page.send({ type: 'openLink', href: 'command:workbench.action.files.delete' });
     page.send({ type: 'openLink', href: 'javascript:alert(1)' });
     await tick(10);
-    assert.deepEqual(services.commands, [['massgen.previewRun', 'run-1'], ['massgen.applyRun', 'run-1'], ['massgen.showLog'], ['workbench.action.chat.open', { query: '@massgen ' }]]);
+    assert.deepEqual(services.commands, [
+      ['massgen.previewRun', 'run-1'],
+      ['massgen.applyRun', 'run-1'],
+      ['massgen.undoRun', 'run-1'],
+      ['massgen.discardWinner', 'run-1'],
+      ['massgen.showLog'],
+      // Pre-filled, not sent: the user types the request.
+      ['workbench.action.chat.open', { query: '@massgen ', isPartialQuery: true }],
+      ['massgen.setApiKey', 'OPENAI_API_KEY'],
+      ['massgen.openConfig'],
+    ]);
+    assert.equal(services.logs.filter((l) => /dropped a message from the webview: invalid 'start'/.test(l)).length, 1, 'only env var names, never anything else');
     assert.equal(services.copied[0], run.state.finalAnswer?.content);
     assert.deepEqual(run.cancelledAgents, ['creative-solver']);
     assert.equal(run.cancelled, true);
     assert.deepEqual(services.panels, ['run-1']);
     assert.deepEqual(services.opened, ['https://zod.dev/api']);
     assert.equal(services.logs.filter((l) => /refused to open a link/.test(l)).length, 2);
+    hub.dispose();
+  });
+
+  it('shows the user\'s words as the task, in the snapshot, the runs list and the stored run', async () => {
+    const { source, hub, history } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    source.start('run-1', 'Refactor', events.slice(0, 1), 'Refactor parseConfig');
+    await tick();
+    const snap = page.received.filter((m) => m.type === 'snapshot').pop();
+    assert.ok(snap?.type === 'snapshot' && snap.run);
+    assert.equal(snap.run.task, 'Refactor parseConfig');
+    assert.notEqual(snap.run.view.state.question, 'Refactor parseConfig', 'the engine\'s task is kept as it is');
+    assert.equal(hub.runs()[0].question, 'Refactor parseConfig');
+    await play(source.find('run-1')!, events.slice(1));
+    await tick(20);
+    assert.equal((await history!.read('run-1'))?.task, 'Refactor parseConfig');
+    hub.dispose();
+  });
+
+  it('home: the start page until a new run starts, which it then follows', async () => {
+    const { source, hub } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    source.start('run-1', 'First', events.slice(0, 1));
+    await tick();
+    page.send({ type: 'home' });
+    await tick();
+    const home = page.received[page.received.length - 1];
+    assert.ok(home.type === 'snapshot' && home.run === null && home.history.length === 1, 'the start page, with the runs still listed');
+    source.start('run-2', 'Second', events.slice(0, 1));
+    await tick();
+    const next = page.received.filter((m) => m.type === 'snapshot').pop();
+    assert.ok(next?.type === 'snapshot' && next.run?.id === 'run-2', 'a new run is shown when it starts');
+    hub.dispose();
+  });
+
+  it('sends the winner\'s apply state in the snapshot and when it changes, to the pages showing that run', async () => {
+    const { source, hub, services } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    services.applyStates.set('run-1', { kind: 'selection', status: 'ready', target: 'sample.py' });
+    source.start('run-1', 'Refactor', events.slice(0, 1));
+    await tick();
+    const snap = page.received.filter((m) => m.type === 'snapshot').pop();
+    assert.ok(snap?.type === 'snapshot' && snap.run?.apply.status === 'ready');
+    services.applyStates.set('run-1', { kind: 'selection', status: 'applied', target: 'sample.py' });
+    hub.applyChanged('run-1');
+    hub.applyChanged('another-run');
+    const applies = page.received.filter((m) => m.type === 'apply');
+    assert.deepEqual(applies.map((m) => m.type === 'apply' && [m.runId, m.apply.status]), [['run-1', 'applied']]);
     hub.dispose();
   });
 

@@ -4,7 +4,7 @@
 
 import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
-import { hostMessage, type HistoryEntry, type HostMessage, type Setup } from '../../protocol/messages';
+import { hostMessage, type ApplyState, type HistoryEntry, type HostMessage, type Setup } from '../../protocol/messages';
 import { applyExtras, emptyExtras, type ViewerExtras } from '../../protocol/state';
 import type { CoalescerOptions } from './coalescer';
 import { ViewerConnection } from './connection';
@@ -31,6 +31,8 @@ export interface RunSource {
   onDidStart(listener: (run: LiveRun) => void): Disposable;
   readonly latest: LiveRun | undefined;
   find(id: string): LiveRun | undefined;
+  /** What the user asked, in their words (the engine's task, `state.question`, may wrap it in history and context). */
+  promptOf?(id: string): string | undefined;
 }
 
 /** One webview (view or panel), as the hub sees it. */
@@ -49,7 +51,10 @@ export interface ViewerServices {
   copy(text: string): PromiseLike<void>;
   openExternal(url: string): PromiseLike<boolean>;
   openPanel(runId: string | null): void;
-  setup(): Setup;
+  /** The team the next run would use. */
+  setup(): Setup | PromiseLike<Setup>;
+  /** What can be done with a live run's winner in the editor (preview, apply, undo). */
+  applyState(runId: string): ApplyState;
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
   now?(): number;
 }
@@ -62,16 +67,19 @@ export interface HubOptions {
   maxLiveRuns?: number;
 }
 
+/** Nothing to apply: stored runs, and runs not started from an editor. */
+const NO_APPLY: ApplyState = { kind: 'selection', status: 'none', target: null };
+
 export class RunFeed {
   readonly extras: ViewerExtras = emptyExtras();
   readonly listeners = new Set<(event: RunEvent) => void>();
   readonly startedAt: number;
   private readonly subscription: Disposable;
 
-  constructor(readonly run: LiveRun, now: number, onEnded: (feed: RunFeed) => void) {
+  constructor(readonly run: LiveRun, now: number, onEnded: (feed: RunFeed) => void, private readonly prompt?: string) {
     // Runs are announced before their first event, so the extras fold every event. A run followed late (a viewer
     // opened mid-run) starts its extras from the agents its state lists.
-    for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null };
+    for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null, streamedChars: 0 };
     this.startedAt = now - run.state.elapsedMs;
     this.subscription = run.onEvent((event, state) => {
       applyExtras(this.extras, event, state);
@@ -82,6 +90,11 @@ export class RunFeed {
 
   get running(): boolean {
     return this.run.state.phase !== 'done';
+  }
+
+  /** The user's words, else the engine's task (known from `run_started` on). */
+  get task(): string {
+    return this.prompt ?? this.run.state.question;
   }
 
   dispose(): void {
@@ -96,9 +109,12 @@ export class ViewerHub implements Disposable {
   private readonly subscription: Disposable;
   private readonly maxLiveRuns: number;
   private disposed = false;
+  /** The next run's team, once worked out (snapshots carry it; a `setup` message follows each change). */
+  setup: Setup | null = null;
+  private setupToken = 0;
 
   constructor(
-    source: RunSource,
+    private readonly source: RunSource,
     readonly history: RunHistory | null,
     readonly services: ViewerServices,
     readonly options: HubOptions = {},
@@ -107,6 +123,7 @@ export class ViewerHub implements Disposable {
     this.subscription = source.onDidStart((run) => this.track(run));
     const latest = source.latest;
     if (latest) this.track(latest);
+    void this.setupChanged();
     void history?.load().then(
       () => this.broadcastHistory(),
       (err) => services.log.warn(`vote viewer: could not read past runs: ${(err as Error).message}`),
@@ -120,7 +137,7 @@ export class ViewerHub implements Disposable {
   /** Starts following a run (called for every run the RunManager starts). */
   track(run: LiveRun): void {
     if (this.disposed || this.feeds.has(run.id)) return;
-    this.feeds.set(run.id, new RunFeed(run, this.now(), (feed) => void this.persist(feed)));
+    this.feeds.set(run.id, new RunFeed(run, this.now(), (feed) => void this.persist(feed), this.source.promptOf?.(run.id)));
     while (this.feeds.size > this.maxLiveRuns) {
       const [oldestId, oldest] = this.feeds.entries().next().value as [string, RunFeed];
       if (oldest.running) break;
@@ -141,7 +158,7 @@ export class ViewerHub implements Disposable {
 
   /** Live runs (newest first), then stored ones. */
   runs(): HistoryEntry[] {
-    const live = [...this.feeds.values()].reverse().map((f) => summarize(f.run.id, f.run.title, f.run.state, true));
+    const live = [...this.feeds.values()].reverse().map((f) => summarize(f.run.id, f.run.title, f.task, f.run.state, true));
     const stored = (this.history?.list() ?? []).filter((e) => !this.feeds.has(e.id));
     return [...live, ...stored].slice(0, 60);
   }
@@ -157,9 +174,31 @@ export class ViewerHub implements Disposable {
     for (const c of this.connections) c.show(runId);
   }
 
-  setupChanged(): void {
-    const setup = this.services.setup();
+  /** Works out the next run's team again and sends it to every webview (the latest call wins). */
+  async setupChanged(): Promise<void> {
+    const token = ++this.setupToken;
+    let setup: Setup;
+    try {
+      setup = await this.services.setup();
+    } catch (err) {
+      this.services.log.warn(`vote viewer: could not work out the next run's team: ${(err as Error).message}`);
+      return;
+    }
+    if (token !== this.setupToken || this.disposed) return;
+    this.setup = setup;
     for (const c of this.connections) c.send(hostMessage({ type: 'setup', setup }));
+  }
+
+  /** What a run's winner offers (a stored run: nothing). */
+  applyState(runId: string): ApplyState {
+    return this.feeds.has(runId) ? this.services.applyState(runId) : NO_APPLY;
+  }
+
+  /** A run's apply state changed: the webviews showing it are told. */
+  applyChanged(runId: string): void {
+    if (!this.feeds.has(runId)) return;
+    const apply = this.services.applyState(runId);
+    for (const c of this.connections) if (c.shownRunId === runId) c.send(hostMessage({ type: 'apply', runId, apply }));
   }
 
   broadcastHistory(): void {
@@ -169,9 +208,11 @@ export class ViewerHub implements Disposable {
 
   private async persist(feed: RunFeed): Promise<void> {
     this.broadcastHistory();
+    // The winner is known now: what it offers to apply, too.
+    this.applyChanged(feed.run.id);
     if (!this.history) return;
     try {
-      await this.history.save(feed.run.id, feed.run.title, { state: structuredClone(feed.run.state), extras: structuredClone(feed.extras) });
+      await this.history.save(feed.run.id, feed.run.title, feed.task, { state: structuredClone(feed.run.state), extras: structuredClone(feed.extras) });
     } catch (err) {
       this.services.log.warn(`vote viewer: could not store run ${feed.run.id}: ${(err as Error).message}`);
     }

@@ -9,13 +9,15 @@
 // (measured by test/webview/viewer.test.ts), so keeping hidden pages alive is not worth their memory.
 
 import * as vscode from 'vscode';
-import type { Setup } from '../../protocol/messages';
 import { PANEL_VIEW_TYPE, VIEW_ID, type ShowVoteViewerArgs } from '../ids';
+import type { KeyStore } from '../keys';
 import type { RunManager } from '../run/manager';
+import type { RunPreviews } from '../run/previews';
 import { RunHistory, type HistoryFs } from './history';
 import { makeNonce, viewerHtml } from './html';
 import type { ViewerConnection } from './connection';
 import { ViewerHub, type ViewerPort } from './hub';
+import { watchTeamSetup } from './team-setup';
 
 
 type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
@@ -49,30 +51,26 @@ class WorkspaceFsHistory implements HistoryFs {
   }
 }
 
-function readSetup(): Setup {
-  const config = vscode.workspace.getConfiguration('massgen');
-  const raw = config.get<unknown>('agents');
-  const agents = (Array.isArray(raw) ? raw : []).flatMap((a: unknown) => {
-    if (!a || typeof a !== 'object') return [];
-    const { id, provider, model } = a as Record<string, unknown>;
-    if (typeof provider !== 'string' || typeof model !== 'string') return [];
-    return [{ ...(typeof id === 'string' && id ? { id } : {}), provider, model }];
-  });
-  const configFile = config.get<unknown>('configFile');
-  return { agents, configFile: typeof configFile === 'string' && configFile.trim() ? configFile.trim() : null };
-}
-
 /** The vote viewer's entry points, wired to VS Code by extension.ts. */
 export interface VoteViewer extends vscode.WebviewViewProvider, vscode.WebviewPanelSerializer, vscode.Disposable {
   /** `massgen.showVoteViewer`: the sidebar view, showing `runId` (or following the latest run). */
   show(args?: ShowVoteViewerArgs): Promise<void>;
   /** `massgen.openVoteViewerPanel`: the viewer as an editor tab. */
   openPanel(args?: { runId?: string; preserveFocus?: boolean }): void;
+  /** Work out the next run's team again (something it depends on changed outside VS Code's events). */
+  refreshSetup(): void;
+}
+
+/** What the viewer follows: the runs, their winners' apply states, the keys (for the next team's problems). */
+export interface VoteViewerDeps {
+  runs: RunManager;
+  previews: RunPreviews;
+  keys: KeyStore;
 }
 
 /** The vote viewer: the webview view, the editor panel and its serializer, the two commands' bodies. `log`: the
  * extension's log channel. */
-export function createVoteViewer(context: vscode.ExtensionContext, runs: RunManager, log: Log): VoteViewer {
+export function createVoteViewer(context: vscode.ExtensionContext, { runs, previews, keys }: VoteViewerDeps, log: Log): VoteViewer {
   const bundleRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
   const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
   const storage = vscode.Uri.joinPath(context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-workspace'), 'vote-viewer');
@@ -85,17 +83,17 @@ export function createVoteViewer(context: vscode.ExtensionContext, runs: RunMana
   /** A run asked for (showVoteViewer { runId }) before the view was resolved. */
   let pendingViewRun: string | null | undefined;
 
+  const team = watchTeamSetup(keys, context.secrets, () => void hub.setupChanged());
   const hub = new ViewerHub(runs, history, {
     executeCommand: (command, ...args) => vscode.commands.executeCommand(command, ...args),
     copy: (text) => vscode.env.clipboard.writeText(text),
     openExternal: (url) => vscode.env.openExternal(vscode.Uri.parse(url, true)),
     openPanel: (runId) => openPanel({ runId: runId ?? undefined }),
-    setup: readSetup,
+    setup: () => team.get(),
+    applyState: (runId) => previews.state(runId),
     log,
   });
-  const configListener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('massgen.agents') || e.affectsConfiguration('massgen.configFile')) hub.setupChanged();
-  });
+  const applyListener = previews.onDidChange((runId) => hub.applyChanged(runId));
 
   const configure = (webview: vscode.Webview, surface: 'view' | 'panel') => {
     webview.options = { enableScripts: true, enableForms: false, enableCommandUris: false, localResourceRoots: [bundleRoot, mediaRoot] };
@@ -190,9 +188,11 @@ export function createVoteViewer(context: vscode.ExtensionContext, runs: RunMana
       if (args?.preserveFocus) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     },
     openPanel,
+    refreshSetup: () => team.refresh(),
     dispose() {
       hub.dispose();
-      configListener.dispose();
+      team.dispose();
+      applyListener.dispose();
       panel?.dispose();
     },
   };

@@ -20,6 +20,10 @@
 //     chunkSize: number                           stream text in chunks of this many characters (0 = one part)
 //   massgenFakeLm.reset()      back to the defaults, request log cleared
 //   massgenFakeLm.requests()   every request so far (req objects above, plus `reply`), oldest first
+//
+// A chat participant, @fake-tool-caller, stands for Copilot's agent mode: the prompt `{"tool": name, "input": {...}}`
+// makes it call vscode.lm.invokeTool with the request's toolInvocationToken (so VS Code shows the tool's confirmation
+// inline in the chat), then write the result's text parts, or `TOOL ERROR: <message>`, into the response.
 const vscode = require('vscode');
 
 const VENDOR = 'massgen-fake';
@@ -119,9 +123,22 @@ const provider = {
   provideTokenCount: async (_model, text) => Math.max(1, Math.ceil((typeof text === 'string' ? text : messageText(text)).length / 4)),
 };
 
+/** @fake-tool-caller: invokes the tool the prompt names, inside this chat request. */
+async function callTool(request, _context, stream, token) {
+  try {
+    const { tool, input } = JSON.parse(request.prompt);
+    const result = await vscode.lm.invokeTool(tool, { input, toolInvocationToken: request.toolInvocationToken }, token);
+    for (const part of result.content) if (part instanceof vscode.LanguageModelTextPart) stream.markdown(`${part.value}\n\n`);
+  } catch (err) {
+    stream.markdown(`TOOL ERROR: ${err && err.message ? err.message : String(err)}`);
+  }
+  return {};
+}
+
 exports.activate = (context) => {
   context.subscriptions.push(
     changed,
+    vscode.chat.createChatParticipant('massgen-fake.toolCaller', callTool),
     vscode.lm.registerLanguageModelChatProvider(VENDOR, provider),
     vscode.commands.registerCommand('massgenFakeLm.configure', (patch = {}) => {
       const { models: newModels, ...rest } = patch;

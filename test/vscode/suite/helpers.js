@@ -99,6 +99,45 @@ async function playwright(fn, arg, timeoutMs = 60000) {
   return (await callRunner('eval', { fn: fn.toString(), arg }, timeoutMs)).value;
 }
 
+/**
+ * Clicks the (enabled) control named `name` (its aria-label, or a button's text) in any open webview, waiting up to
+ * timeoutMs for it; false when it never appeared.
+ */
+function clickInViewer(name, timeoutMs = 10000) {
+  return playwright(async ({ webviewFrames, sleep }, a) => {
+    for (const end = Date.now() + a.timeoutMs; Date.now() < end; await sleep(200)) {
+      for (const frame of await webviewFrames()) {
+        const button = (await frame.$(`[aria-label="${a.name}"]:not([disabled])`)) || (await frame.$(`button:text-is("${a.name}")`));
+        if (button) {
+          await button.click();
+          return true;
+        }
+      }
+    }
+    return false;
+  }, { name, timeoutMs }, timeoutMs + 30000);
+}
+
+/** Shows the vote viewer's start page (its header's "New run" when a run is shown); returns the page's text. */
+async function openStartPage() {
+  await vscode.commands.executeCommand('massgen.showVoteViewer');
+  await playwright(async ({ webviewFrames, sleep }) => {
+    for (let i = 0; i < 75; i++) {
+      for (const frame of await webviewFrames()) {
+        if (await frame.$('.empty')) return true;
+        const button = await frame.$('[aria-label="New run"]');
+        if (button) {
+          await button.click();
+          return true;
+        }
+      }
+      await sleep(200);
+    }
+    throw new Error('neither the start page nor a "New run" button in the vote viewer');
+  });
+  return (await webview('.empty', { property: 'innerText', timeoutMs: 15000 })).values.join('\n');
+}
+
 // ---- scripting coordination requests of the fake model (req as fakeLm's handler gets it)
 /** The request offers the tool `name` (e.g. 'vote', 'write_file', 'execute_command'). */
 const offers = (req, name) => req.tools.includes(name);
@@ -185,8 +224,27 @@ const refactorPreview = {
   open: () => playwright(async ({ page }) => page.locator('.part.panel .bulk-edit-panel').getByRole('button', { name: 'Apply', exact: true }).isVisible()),
 };
 
+// ---- the User settings as a person edits them (settings.json in its editor; VS Code then reloads the settings)
+const userSettings = {
+  /** Sets `key` in the User settings.json (`undefined` removes it) and saves it. */
+  async set(key, value) {
+    await vscode.commands.executeCommand('workbench.action.openSettingsJson');
+    const editor = await until(() => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.path.endsWith('/User/settings.json') && e;
+    }, 10000, 'the User settings.json editor');
+    const doc = editor.document;
+    const json = doc.getText().trim() ? JSON.parse(doc.getText()) : {};
+    if (value === undefined && !(key in json)) return;
+    if (value === undefined) delete json[key];
+    else json[key] = value;
+    await editor.edit((e) => e.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), JSON.stringify(json, null, 2)));
+    await doc.save();
+  },
+};
+
 module.exports = {
   assert, log, OUTPUT_MARK, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, FAKE_DEFAULT_ANSWER, sleep, until, waitForFakeModel, fakeLm,
-  runnerAvailable: !!RUNNER, callRunner, screenshot, webview, playwright,
-  offers, requestText, called, showsAnswerOf, copiesDirs, copiesEntries, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview,
+  runnerAvailable: !!RUNNER, callRunner, screenshot, webview, playwright, clickInViewer, openStartPage,
+  offers, requestText, called, showsAnswerOf, copiesDirs, copiesEntries, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview, userSettings,
 };

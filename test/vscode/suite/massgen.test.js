@@ -5,48 +5,14 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, log, until, waitForFakeModel, screenshot, webview, playwright, runnerAvailable } = require('./helpers');
+const { assert, EXTENSION_ID, log, until, waitForFakeModel, screenshot, webview, playwright, clickInViewer, runnerAvailable } = require('./helpers');
 const fakes = require('../out/fakes.js');
+const { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, closeAll } = require('./selection-run');
 
 const SECRET = 'sk-test-SECRET-7f3a9c1e5b';
-const ORIGINAL = 'def add(a, b):\n    return a + b\n';
-// No double quotes: the fake agent recognises its own answer in the request text (see coordinationScript).
-const WINNER = "```python\ndef add(a, b):\n    '''Return the sum of a and b.'''\n    return a + b\n```\nAdds a docstring.";
-const LOSER = '```python\ndef add(a, b):\n    # add two numbers\n    return a + b\n```';
 
 let api;
 let server;
-
-async function setAgents(agents) {
-  await vscode.workspace.getConfiguration('massgen').update('agents', agents, vscode.ConfigurationTarget.Global);
-}
-
-function team(baseUrl, extra = {}) {
-  return [
-    { id: 'alpha', provider: 'chatcompletion', model: 'm1', baseUrl, ...extra },
-    { id: 'beta', provider: 'chatcompletion', model: 'm2', baseUrl, ...extra },
-  ];
-}
-
-async function openSample() {
-  const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'sample.py');
-  fs.writeFileSync(uri.fsPath, ORIGINAL);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const editor = await vscode.window.showTextDocument(doc, { preview: false });
-  if (doc.getText() !== ORIGINAL) await vscode.commands.executeCommand('workbench.action.files.revert');
-  editor.selection = new vscode.Selection(0, 0, doc.lineCount, 0);
-  return { doc, editor };
-}
-
-function previewTab() {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'massgen-preview');
-}
-
-async function closeAll() {
-  await vscode.commands.executeCommand('massgen.discardWinner');
-  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
 
 describe('MassGen in real VS Code', function () {
   this.timeout(120000);
@@ -146,21 +112,6 @@ describe('MassGen in real VS Code', function () {
 
   it('the vote viewer follows a live run, and its buttons drive Cancel and Apply', async function () {
     if (!runnerAvailable) this.skip();
-    const clickInViewer = (label) =>
-      playwright(async ({ webviewFrames, sleep }, ariaLabel) => {
-        for (let i = 0; i < 50; i++) {
-          for (const frame of await webviewFrames()) {
-            const button = await frame.$(`[aria-label="${ariaLabel}"]:not([disabled])`);
-            if (button) {
-              await button.click();
-              return true;
-            }
-          }
-          await sleep(200);
-        }
-        return false;
-      }, label);
-
     // Cancel from the viewer while the agents are still streaming.
     server = await fakes.startFakeOpenAI(fakes.coordinationScript({}, { reply: { ttftMs: 30000 } }));
     await setAgents(team(server.baseUrl));

@@ -7,7 +7,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, log, until, waitForFakeModel, fakeLm, screenshot, playwright, runnerAvailable, requestText, copiesEntries, clearNotifications, refactorPreview } = require('./helpers');
+const { assert, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
 const { setTeam, teamHandler, writerText } = require('./workspace-team');
 
 const ORIGINAL = 'def add(a, b):\n    return a + b\n';
@@ -203,6 +203,36 @@ describe('Workspace runs in real VS Code', function () {
     await until(() => doc.getText() === ORIGINAL, 5000, 'undo of the workspace edit');
     assert.ok(!doc.isDirty, 'back to the saved file');
     assert.strictEqual(fs.readFileSync(sampleUri().fsPath, 'utf8'), ORIGINAL);
+  });
+
+  it('after Apply the viewer says Applied with Undo; a second Apply opens nothing; Undo puts the file back', async function () {
+    if (!runnerAvailable) this.skip();
+    await fakeLm.configure({ handler: teamHandler({ api, answer: ANSWER, steps: [{ name: 'write_file', input: { path: 'sample.py', content: CHANGED } }] }) });
+    const running = vscode.commands.executeCommand('massgen.runOnWorkspace', { instruction: 'Make add() check its arguments (undo)', folder: vscode.workspace.workspaceFolders[0].uri });
+    const run = await until(() => api.runs.latest && api.runs.latest.title.startsWith('Make add() check its arguments (undo)') && api.runs.latest, 30000, 'the workspace run');
+    await run.result;
+    await refactorPreview.rows('sample.py');
+    await refactorPreview.accept('sample.py');
+    await refactorPreview.click('Apply');
+    await running;
+    const doc = await vscode.workspace.openTextDocument(sampleUri());
+    assert.strictEqual(doc.getText(), CHANGED);
+
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
+    const applied = await until(async () => {
+      const text = (await webview('.result', { property: 'innerText', timeoutMs: 5000 })).values.join('\n');
+      return /Applied to 1 file/.test(text) && text;
+    }, 15000, 'the viewer to say Applied');
+    log('viewer result:', applied.replace(/\s+/g, ' ').slice(0, 200));
+    await clearNotifications();
+    assert.strictEqual(await vscode.commands.executeCommand('massgen.applyRun', run.id), false, 'a second Apply does nothing');
+    assert.strictEqual(await refactorPreview.open(), false, 'and opens no preview');
+    assert.match((await notificationTexts()).join('\n'), /already applied/);
+
+    assert.strictEqual(await clickInViewer('Undo the apply'), true);
+    await until(() => doc.getText() === ORIGINAL, 10000, 'Undo to put sample.py back');
+    await until(async () => (await webview('[aria-label="Review and apply the winner\u2019s changes"]', { timeoutMs: 2000 })).found, 15000, 'the winner offered again');
+    await screenshot('workspace-undone');
   });
 
   it('@massgen /edit without attachments runs on the workspace folder and offers "Review and apply the changes…"', async function () {

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { reduceEvents } from '../core/engine/run-state';
+import { fullRun, tieRun } from '../../test/webview/scenarios';
+import { agentsThatRan, explainVote } from './chat-record';
+
+describe('chat: answers from a run\'s record', () => {
+  it('Explain the vote: the winner and how it won, every vote with its reason, stale ones struck out, failures in words', async () => {
+    const state = reduceEvents(await fullRun());
+    const text = explainVote(state);
+    assert.match(text, /^\*\*agent2\.2\*\* \(pragmatic-engineer's answer\) won: 4 votes\./);
+    assert.equal((text.match(/^- /gm) ?? []).length, state.votes.length + 1, 'one line per vote, and the failed agent');
+    assert.match(text, /~~agent5 \(fast-drafter\) → \*\*agent1\.1\*\*: .*~~ \(no longer counted: /);
+    assert.match(text, /agentK\.M is agentK's M-th answer/);
+    assert.match(text, /security-auditor\) failed: /);
+  });
+
+  it('Explain the vote names a tie broken by agent order', async () => {
+    assert.match(explainVote(reduceEvents(await tieRun())), /won: the votes tied \(1 each\), so agent order decided\./);
+  });
+
+  it('Which agents ran: models, providers and personas as they ran', async () => {
+    const state = reduceEvents(await fullRun());
+    const text = agentsThatRan(state, [{ id: 'careful-reviewer', provider: 'openai', model: 'gpt-4.1', persona: 'You are a careful reviewer.' }]);
+    assert.match(text, /^5 agents ran:/);
+    assert.match(text, /- \*\*agent1\*\* \(careful-reviewer\): model-careful-reviewer via openai, persona: _You are a careful reviewer\._/);
+    assert.match(text, /security-auditor\): .* — failed/);
+  });
+});

@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { endingNote, noAnswer } from './outcome';
+
+describe('outcome wording (notifications and chat)', () => {
+  it('a cancel reads as the user\'s own choice, with or without an answer', () => {
+    assert.equal(endingNote('cancelled'), 'you cancelled, so the best answer so far won');
+    assert.deepEqual(noAnswer('cancelled', 'Cancelled before any agent answered.'), { text: 'You cancelled the run before any agent answered.', isError: false });
+  });
+
+  it('consensus needs no note; a failure is an error in its own words', () => {
+    assert.equal(endingNote('consensus'), undefined);
+    assert.equal(endingNote('consensus', { tieBreak: true }), 'the votes tied, so agent order decided', 'a tie is not a consensus');
+    assert.equal(endingNote('consensus', { failed: 2, agents: 3 }), 'agreed by the 1 agent left (2 of 3 failed)');
+    assert.equal(endingNote('consensus', { failed: 1, agents: 3 }), undefined, 'two agents agreeing is a consensus');
+    assert.deepEqual(noAnswer('all_failed', 'Every agent failed.'), { text: 'No answer: Every agent failed.', isError: true });
+    assert.ok(!/ended by|_/.test(endingNote('max_rounds') ?? ''));
+  });
+});

@@ -1,0 +1,53 @@
+// How a run ended, in the words of the notifications and the chat (the vote viewer has its own, webview/format.ts).
+// A Cancel is the user's own choice: it reads as "you cancelled", never as a failure or "ended by cancelled".
+
+import type { EndReason } from '../../core/engine/events';
+import type { RunState } from '../../core/engine/run-state';
+import { runErrorInWords } from '../../protocol/failure-words';
+
+/** What else decides how a consensus reads: a tie broken by agent order, or agents that failed. */
+export interface Consensus {
+  tieBreak?: boolean;
+  failed?: number;
+  agents?: number;
+}
+
+/**
+ * Why a run with a winner ended, when not by a plain consensus: "you cancelled, so the best answer so far won". A
+ * tie broken by agent order, or the vote of the one agent left, is not called a consensus either.
+ */
+export function endingNote(reason: EndReason, { tieBreak = false, failed = 0, agents = 0 }: Consensus = {}): string | undefined {
+  if (reason === 'consensus' && tieBreak) return 'the votes tied, so agent order decided';
+  if (reason === 'consensus' && failed > 0 && agents - failed === 1) return `agreed by the 1 agent left (${failed} of ${agents} failed)`;
+  switch (reason) {
+    case 'consensus':
+      return undefined;
+    case 'cancelled':
+      return 'you cancelled, so the best answer so far won';
+    case 'user_stop':
+      return 'you asked for the answer now, so the best answer so far won';
+    case 'majority':
+      return 'a majority agreed, and the other votes could not change it';
+    case 'answer_cap':
+      return 'every agent reached its answer limit, so the votes decided';
+    case 'max_rounds':
+      return 'the rounds limit was reached, so the best answer so far won';
+    case 'timeout':
+      return 'the time limit was reached, so the best answer so far won';
+    case 'budget':
+      return 'the budget was reached, so the best answer so far won';
+    case 'all_failed':
+      return 'every agent failed';
+  }
+}
+
+/** The consensus details of a finished run's state. */
+export function consensusOf(state: Pick<RunState, 'winner' | 'agents'>): Consensus {
+  return { tieBreak: state.winner?.tieBreak ?? false, failed: state.agents.filter((a) => a.status === 'failed').length, agents: state.agents.length };
+}
+
+/** A run without an answer: what to say, and whether it is an error (a cancel is not). */
+export function noAnswer(reason: EndReason, error: string | undefined): { text: string; isError: boolean } {
+  if (reason === 'cancelled') return { text: 'You cancelled the run before any agent answered.', isError: false };
+  return { text: `No answer: ${error ? runErrorInWords(error) : reason.replace(/_/g, ' ')}`, isError: true };
+}
