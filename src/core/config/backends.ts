@@ -223,6 +223,7 @@ export function usesResponsesApi(backend: { type: string; family: ProviderFamily
 export const DEFAULT_MODELS = {
   openai: 'gpt-4.1-mini',
   anthropic: 'claude-haiku-4-5',
+  gemini: 'gemini-2.5-flash',
   grok: 'grok-3-mini',
   groq: 'llama-3.3-70b-versatile',
   openrouter: 'meta-llama/llama-3.3-70b-instruct',

@@ -68,6 +68,14 @@ describe('discoverConfig', () => {
     assert.equal(config.agents[0].backend.baseUrl, 'https://api.anthropic.com');
   });
 
+  it('(b) GEMINI_API_KEY or GOOGLE_API_KEY gives Gemini agents on the Gemini API', async () => {
+    for (const name of ['GEMINI_API_KEY', 'GOOGLE_API_KEY']) {
+      const { config, source } = found(await discoverConfig({ cwd, env: { [name]: 'gk' }, probeOllama: fakeProbe(undefined) }));
+      assert.deepEqual(config.agents.map((a) => [a.backend.type, a.backend.family, a.backend.model, a.backend.apiKey]), [0, 1, 2].map(() => ['gemini', 'gemini', DEFAULT_MODELS.gemini, 'gk']));
+      assert.equal(source, `environment (${name})`);
+    }
+  });
+
   it('(b) both keys give a mixed team', async () => {
     const { config, source } = found(await discoverConfig({ cwd, env: { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' }, probeOllama: fakeProbe(undefined) }));
     assert.deepEqual(config.agents.map((a) => a.id), ['gpt-reviewer', 'claude-engineer', 'gpt-creative']);

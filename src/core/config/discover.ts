@@ -39,12 +39,14 @@ export const PERSONAS: readonly Persona[] = [
 ];
 
 /** Keys we build a team from, in priority order, with the model each gets. */
-const ENV_PROVIDERS: ReadonlyArray<{ env: string; type: string; model: string; short: string }> = [
-  { env: 'OPENAI_API_KEY', type: 'openai', model: DEFAULT_MODELS.openai, short: 'gpt' },
-  { env: 'ANTHROPIC_API_KEY', type: 'claude', model: DEFAULT_MODELS.anthropic, short: 'claude' },
-  { env: 'XAI_API_KEY', type: 'grok', model: DEFAULT_MODELS.grok, short: 'grok' },
-  { env: 'GROQ_API_KEY', type: 'groq', model: DEFAULT_MODELS.groq, short: 'groq' },
-  { env: 'OPENROUTER_API_KEY', type: 'openrouter', model: DEFAULT_MODELS.openrouter, short: 'openrouter' },
+const ENV_PROVIDERS: ReadonlyArray<{ env: readonly string[]; type: string; model: string; short: string }> = [
+  { env: ['OPENAI_API_KEY'], type: 'openai', model: DEFAULT_MODELS.openai, short: 'gpt' },
+  { env: ['ANTHROPIC_API_KEY'], type: 'claude', model: DEFAULT_MODELS.anthropic, short: 'claude' },
+  // Upstream reads either name for Gemini.
+  { env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], type: 'gemini', model: DEFAULT_MODELS.gemini, short: 'gemini' },
+  { env: ['XAI_API_KEY'], type: 'grok', model: DEFAULT_MODELS.grok, short: 'grok' },
+  { env: ['GROQ_API_KEY'], type: 'groq', model: DEFAULT_MODELS.groq, short: 'groq' },
+  { env: ['OPENROUTER_API_KEY'], type: 'openrouter', model: DEFAULT_MODELS.openrouter, short: 'openrouter' },
 ];
 
 export type ModelProbe = (baseUrl: string) => Promise<string[] | undefined>;
@@ -90,7 +92,7 @@ function team(agents: AgentConfig[], source: string): MassGenConfig {
 
 /** One agent per persona, cycling through the providers with a key (so a single key gives three personas). */
 function teamFromEnv(env: NodeJS.ProcessEnv): MassGenConfig | undefined {
-  const providers = ENV_PROVIDERS.filter((p) => env[p.env]);
+  const providers = ENV_PROVIDERS.filter((p) => p.env.some((name) => env[name]));
   if (providers.length === 0) return undefined;
   const agents = PERSONAS.slice(0, TEAM_SIZE).map((persona, i) => {
     const p = providers[i % providers.length];
@@ -110,7 +112,7 @@ function help(ollamaUp: boolean): string {
   return [
     `No ${PROJECT_CONFIG}, no API key in the environment, and ${ollamaUp ? `the Ollama at ${OLLAMA_BASE_URL} has no models` : `no Ollama at ${OLLAMA_BASE_URL}`}.`,
     'To get going, do one of:',
-    '  - export OPENAI_API_KEY=... (and/or ANTHROPIC_API_KEY=...) and run again: a team is built from the keys present;',
+    '  - export OPENAI_API_KEY=... (and/or ANTHROPIC_API_KEY=..., GEMINI_API_KEY=...) and run again: a team is built from the keys present;',
     ollamaUp
       ? `  - pull a model into your running Ollama: ollama pull ${DEFAULT_MODELS.ollama}`
       : `  - start Ollama (https://ollama.com) and pull a model: ollama pull ${DEFAULT_MODELS.ollama}`,
