@@ -31,6 +31,8 @@ export interface SimOptions {
 export interface SimResult {
   /** [agentId, request] for every coordination call, in start order. */
   requests: [string, ModelRequest][];
+  /** When each of `requests` was sent and when its stream ended, in the simulation's ms. */
+  times: { start: number; end: number }[];
   presentation: [string, ModelRequest];
   answers: number;
   /** Votes cast and then thrown away (restart pending, or a new answer in the same batch). */
@@ -67,6 +69,7 @@ export function simulateUpstream(opts: SimOptions): SimResult {
   const board = (): BoardEntry[] => agents.flatMap((a) => (a.answer ? [{ label: a.label, versionLabel: `${a.label}.${a.answer.version}`, content: a.answer.content }] : []));
   const capReached = (a: SimAgent) => opts.maxNewAnswersPerAgent !== null && a.answerCount >= opts.maxNewAnswersPerAgent;
   const requests: [string, ModelRequest][] = [];
+  const times: { start: number; end: number }[] = [];
   let answers = 0;
   let discardedVotes = 0;
   let now = 0;
@@ -88,6 +91,7 @@ export function simulateUpstream(opts: SimOptions): SimResult {
       ]);
       a.restartPending = false; // a fresh stream has seen everything there is
       a.stream = { end: now + duration(a.index, decision.kind), decision };
+      times.push({ start: now, end: a.stream.end });
     }
     now = Math.min(...agents.flatMap((a) => (a.stream ? [a.stream.end] : [])));
     const batch = agents.filter((a) => a.stream && a.stream.end - now < 1e-9);
@@ -141,5 +145,5 @@ export function simulateUpstream(opts: SimOptions): SimResult {
     ],
     tools: [],
   };
-  return { requests, presentation: [winner.id, presentation], answers, discardedVotes, winner: winner.id };
+  return { requests, times, presentation: [winner.id, presentation], answers, discardedVotes, winner: winner.id };
 }

@@ -4,6 +4,7 @@
 import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type Pricing, type TimeoutConfig } from '../../src/core/config/types';
 import { ScriptedProvider, type Script } from '../../src/core/providers/scripted';
 import type { ModelRequest } from '../../src/core/providers/types';
+import type { PromptCachePolicy } from '../../src/core/usage/cache';
 import type { EventOf, RunEvent, RunEventType } from '../../src/core/engine/events';
 import { Orchestrator } from '../../src/core/engine/orchestrator';
 import type { AgentToolbox, AgentWorkspace, AnswerChecks, RunResult } from '../../src/core/engine/ports';
@@ -17,6 +18,7 @@ export interface TeamMember {
   systemMessage?: string;
   pricing?: Pricing | null;
   contextWindow?: number;
+  promptCache?: PromptCachePolicy;
 }
 
 export interface TeamRun {
@@ -35,7 +37,7 @@ export function runTeam(
   opts: { task?: string; orchestrator?: Partial<OrchestratorConfig>; timeouts?: Partial<TimeoutConfig>; retry?: Partial<RetryPolicy>; signal?: AbortSignal; checks?: AnswerChecks } = {},
 ): TeamRun {
   const providers: Record<string, ScriptedProvider> = {};
-  for (const m of members) providers[m.id] = new ScriptedProvider(`model-${m.id}`, m.script);
+  for (const m of members) providers[m.id] = new ScriptedProvider(`model-${m.id}`, m.script, m.promptCache);
   const events: RunEvent[] = [];
   const orchestrator = new Orchestrator({
     task: opts.task ?? 'What is 2 + 2?',

@@ -3,6 +3,8 @@
 // gets. User text is appended to a trailing user message when there is one, so roles keep alternating.
 
 import type { ToolCall } from '../providers/types';
+import { rebuildPays } from '../usage/cache';
+import { CHARS_PER_TOKEN } from '../usage/tokens';
 import { toBoardEntry } from './board';
 import { buildInitialUserMessage, buildUpdateMessage, formatNotes, noNewsMessage, REVISED_NOTE } from './prompts';
 import type { AgentRuntime, RunContext } from './run-context';
@@ -41,29 +43,50 @@ export function deliverNotes(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
 
 /**
  * Shows the agent what it has not seen: the whole board on its first turn, afterwards only the answers that
- * changed. At a turn boundary after a revision of an answer it saw, the conversation starts afresh from the
- * current board (unless compaction is off): cheaper than carrying every superseded version along.
+ * changed, appended, so each prompt starts with the one before it (what providers' prompt caches serve). At a turn
+ * boundary after a revision of an answer it saw, the conversation starts afresh from the current board (unless
+ * compaction is off) when that costs less than carrying the superseded versions along: with a prompt cache the
+ * carried conversation is billed at the cached price, so a rebuild often costs more than it saves.
  */
 export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_turn' | 'tool_result'): void {
   const { board, options } = ctx;
   const current = board.current();
+  const changed = current.filter((a) => agent.seen.get(a.agentId) !== a.version);
+  const unchanged = current.filter((a) => !changed.includes(a));
   const superseded = current.some((a) => (agent.seen.get(a.agentId) ?? a.version) !== a.version);
-  const compact = via === 'next_turn' && superseded && options.orchestrator.contextCompaction !== 'never';
-  if (agent.messages.length === 0 || compact) {
-    const fresh = withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry)));
-    agent.messages = [{ role: 'user', content: agent.messages.length === 0 ? fresh : `${fresh}\n\n${REVISED_NOTE}` }];
-    if (compact) ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: current.filter((a) => agent.seen.get(a.agentId) !== a.version).map((a) => a.label), via });
+  const update = () => buildUpdateMessage(changed.map(toBoardEntry), unchanged.map(toBoardEntry), ctx.capReached(agent));
+  const fresh = () => `${withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry)))}\n\n${REVISED_NOTE}`;
+  const compact = via === 'next_turn' && superseded && options.orchestrator.contextCompaction !== 'never' && rebuildCheaper(ctx, agent, update(), fresh());
+  if (agent.messages.length === 0) {
+    agent.messages = [{ role: 'user', content: withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry))) }];
+  } else if (compact) {
+    agent.messages = [{ role: 'user', content: fresh() }];
+    ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
   } else {
-    const changed = current.filter((a) => agent.seen.get(a.agentId) !== a.version);
     if (changed.length === 0 && via === 'tool_result') return;
     if (changed.length === 0) {
       appendUserText(agent, noNewsMessage(ctx.capReached(agent)));
     } else {
-      const unchanged = current.filter((a) => !changed.includes(a));
-      appendUserText(agent, buildUpdateMessage(changed.map(toBoardEntry), unchanged.map(toBoardEntry), ctx.capReached(agent)));
+      appendUserText(agent, update());
       ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
     }
   }
   for (const a of current) agent.seen.set(a.agentId, a.version);
   agent.seenRevision = board.revision;
+}
+
+const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
+
+/** Rebuilding from the board against appending `update`, priced under the agent's provider cache (if known). */
+function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fresh: string): boolean {
+  const last = agent.lastPrompt;
+  if (!last) return true;
+  const conversation = agent.messages.reduce((n, m) => n + m.content.length + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + c.arguments.length, 0) : 0), 0);
+  return rebuildPays(agent.spec.provider.promptCache, {
+    stable: last.stable,
+    sent: last.tokens,
+    appended: last.stable + tokens(conversation + update.length),
+    rebuilt: last.stable + tokens(fresh.length),
+    prefixChanged: last.voteOnly !== ctx.capReached(agent),
+  });
 }

@@ -35,6 +35,13 @@ export interface AgentRuntime {
   /** The estimated size of its last prompt, for what a read_answer piece may still take. */
   promptTokens: number;
   /**
+   * Its last prompt as the provider's cache holds it: the tokens held, the size of its tools and system prompt, and
+   * whether it was vote-only (which changes both). Read when deciding whether rebuilding the conversation pays.
+   */
+  lastPrompt: { tokens: number; stable: number; voteOnly: boolean } | null;
+  /** Sent with each of its requests (OpenAI's prompt_cache_key): one cache route per agent's conversation. */
+  cacheKey: string;
+  /**
    * The user's notes for it: `pending` until its next boundary, `delivered` in the running turn (put back if the
    * turn fails), `kept` once a turn that showed them ended (a fresh prompt carries them again).
    */
@@ -105,6 +112,8 @@ export class RunContext {
       unavailable: null,
       readsAnswers: false,
       promptTokens: 0,
+      lastPrompt: null,
+      cacheKey: `massgen-${options.runId ? `${options.runId}-` : ''}${spec.id}`,
       notes: { pending: [], delivered: [], kept: [] },
       turnController: null,
       textOnly: false,

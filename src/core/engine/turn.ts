@@ -213,6 +213,9 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     toolChoice: 'auto',
     temperature: agent.spec.temperature,
     maxTokens: agent.spec.maxTokens,
+    cacheKey: agent.cacheKey,
+    // Tool steps extend the conversation within the turn: its end is worth caching even at a write premium.
+    cacheTail: (toolbox?.tools.length ?? 0) > 0,
   });
   let request = build(agent.messages.slice());
   const window = windowOf(agent);
@@ -222,6 +225,10 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     if (!refitted || !fits(request, agent, window)) throw new TurnError(CONTEXT_TEXTS.cannotFit(agent.label, estimatePromptTokens(request), window), false, 'context');
   }
   agent.promptTokens = estimatePromptTokens(request);
+  const stable = estimatePromptTokens({ ...request, messages: [] });
+  // What the cache holds of it: all of it, or (a breakpoint cache without the tail marked) up to the first user turn.
+  const held = request.cacheTail || agent.spec.provider.promptCache?.mode !== 'breakpoints' ? agent.promptTokens : estimatePromptTokens({ ...request, messages: request.messages.slice(0, 1) });
+  agent.lastPrompt = { tokens: held, stable, voteOnly };
   try {
     return await callModel(ctx, agent, request, signal, 'coordination');
   } catch (err) {

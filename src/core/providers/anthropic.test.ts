@@ -1,3 +1,4 @@
+import { CACHE_POLICIES } from '../usage/cache';
 import assert from 'node:assert/strict';
 import { closedPort, providerBattery, rejection, request, type BatteryReply } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
@@ -254,6 +255,27 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     );
     const marked = body().messages.flatMap((m, i) => (Array.isArray(m.content) ? m.content : []).map((blk, j) => (blk.cache_control ? `${i}.${j}` : '')).filter(Boolean));
     assert.deepEqual(marked, ['0.1']);
+  });
+
+  it('with cacheTail, also marks the request’s last block, which the next request reads with the premium on the new part', async () => {
+    const s = await start(() => ({ toolCalls: [{ name: 'vote', input: { agent_id: 'agent1' } }] }), { cache: true });
+    const task = `Task: ${'explain the proof in detail. '.repeat(40)}`;
+    const turn1 = [{ role: 'user' as const, content: task }, { role: 'assistant' as const, content: 'Reading.' }, { role: 'user' as const, content: `Tool output: ${'x'.repeat(800)}` }];
+    await provider().complete(request({ tools: TOOLS, messages: turn1, cacheTail: true }), { signal: live() });
+    const marked = (i: number) =>
+      (s.requests[i].body as { messages: { content: unknown }[] }).messages.flatMap((m, k) => (Array.isArray(m.content) ? m.content : []).map((blk: { cache_control?: unknown }, j: number) => (blk.cache_control ? `${k}.${j}` : '')).filter(Boolean));
+    assert.deepEqual(marked(0), ['0.0', '2.0'], 'the first user turn and the last block');
+    const next = await provider().complete(request({ tools: TOOLS, messages: [...turn1, { role: 'assistant', content: 'More.' }, { role: 'user', content: 'Tool output 2.' }], cacheTail: true }), { signal: live() });
+    assert.deepEqual(marked(1), ['0.0', '4.0']);
+    assert.ok(next.usage && next.usage.cachedInputTokens > task.length / 4, inspect(next.usage));
+    // Without the hint the tail stays unmarked: a last call would pay the write premium for nothing.
+    await provider().complete(request({ tools: TOOLS, messages: turn1 }), { signal: live() });
+    assert.deepEqual(marked(2), ['0.0']);
+  });
+
+  it('declares the breakpoint cache (reads 0.1×, writes 1.25×) unless caching is off', () => {
+    assert.deepEqual(new AnthropicProvider({ model: 'claude-sonnet-4-5' }).promptCache, CACHE_POLICIES.anthropic);
+    assert.equal(new AnthropicProvider({ model: 'claude-sonnet-4-5', promptCaching: false }).promptCache, undefined);
   });
 
   it('sends no cache_control at all with promptCaching: false', async () => {

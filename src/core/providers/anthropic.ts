@@ -14,6 +14,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { callId, HEADERS_TIMEOUT_MS, kindForStatus, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
 import { toolInput, toTurns, type Turn } from './turns';
+import { CACHE_POLICIES, type PromptCachePolicy } from '../usage/cache';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError, type ProviderErrorKind } from './types';
 
@@ -33,8 +34,8 @@ export interface AnthropicOptions {
   /** Replaces the global fetch (tests, proxies). */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /**
-   * Cache breakpoints on the stable prefix: the (last) system block and the first user turn's last block, i.e. tools +
-   * system prompt + original task, so an agent's later turns read it from the cache. Default true.
+   * Cache breakpoints (see `cacheBreakpointBlocks`): the system prompt (tools + system), the first user turn and,
+   * when the request says another will extend it (`cacheTail`), its last block. Default true.
    */
   promptCaching?: boolean;
   /**
@@ -58,7 +59,7 @@ const STOP_REASONS: Readonly<Record<string, string>> = {
   model_context_window_exceeded: 'length',
 };
 
-type AnthropicMessage = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
+export type AnthropicMessage = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
 
 interface ToolSlot {
   id: string;
@@ -80,6 +81,7 @@ interface UsageCounts {
 export class AnthropicProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  readonly promptCache?: PromptCachePolicy;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly client: Anthropic;
@@ -91,6 +93,7 @@ export class AnthropicProvider implements ModelProvider {
     this.baseUrl = (options.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.apiKey = options.apiKey || undefined;
     this.description = `anthropic ${this.model} @ ${this.baseUrl}`;
+    if (options.promptCaching !== false) this.promptCache = CACHE_POLICIES.anthropic;
     const key = this.apiKey ?? PLACEHOLDER_KEY;
     this.client = new Anthropic({
       baseURL: this.baseUrl,
@@ -179,16 +182,15 @@ export class AnthropicProvider implements ModelProvider {
     return { text, ...(reasoning ? { reasoning } : {}), toolCalls, usage: counts && toUsage(counts), stopReason: normalizedStop };
   }
 
-  private buildBody(request: ModelRequest): MessageCreateParamsStreaming {
+  /** The request body as sent (public for the benchmark, which prices its cache breakpoints). */
+  buildBody(request: ModelRequest): MessageCreateParamsStreaming {
     const caching = this.options.promptCaching !== false;
     const system: TextBlockParam[] = request.system ? [{ type: 'text', text: request.system }] : [];
     const messages = toAnthropicMessages(request.messages);
     if (caching) {
       const lastSystem = system[system.length - 1];
       if (lastSystem) lastSystem.cache_control = { type: 'ephemeral' };
-      const firstUser = messages.find((m) => m.role === 'user');
-      const lastBlock = firstUser?.content[firstUser.content.length - 1];
-      if (lastBlock) markCacheBreakpoint(lastBlock);
+      for (const block of cacheBreakpointBlocks(messages, request.cacheTail === true)) markCacheBreakpoint(block);
     }
     const hasTools = request.tools.length > 0 || this.options.webSearch === true;
     const toolChoice = request.toolChoice && request.tools.length > 0 ? TOOL_CHOICES[request.toolChoice] : undefined;
@@ -252,6 +254,20 @@ function toTurn(message: ChatMessage): Turn<ContentBlockParam, ContentBlockParam
         ],
       };
   }
+}
+
+/**
+ * Where the conversation's breakpoints go (the system prompt has its own): the end of the first user turn (the task
+ * and the board as first shown, the start of every later turn) and, with `tail`, the end of the whole request, which
+ * the next request extends: the cache finds it among the 20 blocks before that request's own last breakpoint.
+ * Writing costs 1.25× and reading 0.1×, so the tail is marked only when a next request is expected to extend it (a
+ * tool loop): the last call of a conversation would pay the premium for nothing. At most two, within the API's four.
+ */
+export function cacheBreakpointBlocks(messages: readonly AnthropicMessage[], tail: boolean): ContentBlockParam[] {
+  const last = (m: AnthropicMessage | undefined) => m?.content[m.content.length - 1];
+  const first = last(messages.find((m) => m.role === 'user'));
+  const end = tail ? last(messages[messages.length - 1]) : undefined;
+  return [...new Set([first, end])].filter((b): b is ContentBlockParam => b !== undefined);
 }
 
 function markCacheBreakpoint(block: ContentBlockParam): void {

@@ -7,6 +7,7 @@
 import type { Content, FunctionCallingConfigMode, GenerateContentConfig, GenerateContentResponse, GoogleGenAI as Client, Part, Tool } from '@google/genai' with { 'resolution-mode': 'import' };
 import { callId, describeNetworkCause, kindForStatus, PLACEHOLDER_KEY, redact, statusError } from './http-errors';
 import { toolInput, toTurns, type Turn } from './turns';
+import { CACHE_POLICIES } from '../usage/cache';
 import type { BuiltinTool } from '../config/types';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError } from './types';
@@ -64,6 +65,8 @@ interface CallRecord {
 export class GeminiProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  /** Gemini caches prompts implicitly: a request that starts like a recent one is billed the cached part at less. */
+  readonly promptCache = CACHE_POLICIES.gemini;
   private readonly baseUrl: string;
   private readonly apiVersion: string;
   private readonly apiKey: string | undefined;

@@ -1,3 +1,4 @@
+import { CACHE_POLICIES } from '../usage/cache';
 import assert from 'node:assert/strict';
 import { closedPort, providerBattery, rejection, request, type BatteryReply } from '../../../test/helpers/provider-tests';
 import { inspect } from 'node:util';
@@ -102,6 +103,27 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     await start(() => ({ toolCalls: [{ name: 'new_answer', arguments: broken }], chunkSize: 3 }));
     const response = await provider().complete(request({ tools: TOOLS }), { signal: new AbortController().signal });
     assert.equal(response.toolCalls[0].arguments, broken);
+  });
+
+  it('sends the agent’s cache key as prompt_cache_key to OpenAI, and to another server only when told to', async () => {
+    const s = await start(() => ({ text: 'ok' }));
+    const keyed = new OpenAICompatibleProvider({ model: 'gpt-4o', baseUrl: s.baseUrl, promptCacheKey: true });
+    await keyed.complete(request({ cacheKey: 'massgen-run1-a1' }), { signal: new AbortController().signal });
+    await keyed.complete(request({ cacheKey: 'massgen-run1-a2' }), { signal: new AbortController().signal });
+    await provider().complete(request({ cacheKey: 'massgen-run1-a1' }), { signal: new AbortController().signal });
+    assert.deepEqual(s.requests.map((r) => (r.body as { prompt_cache_key?: string }).prompt_cache_key), ['massgen-run1-a1', 'massgen-run1-a2', undefined]);
+    assert.equal(new OpenAICompatibleProvider({ model: 'gpt-4o' }).buildBody(request({ cacheKey: 'k' })).prompt_cache_key, 'k');
+    assert.deepEqual(new OpenAICompatibleProvider({ model: 'gpt-4o' }).promptCache, CACHE_POLICIES.openai);
+    assert.equal(provider().promptCache, undefined, 'a local server is not known to bill cached tokens less');
+  });
+
+  it('leaves prompt_cache_key out once a server refuses it', async () => {
+    let calls = 0;
+    const s = await start(() => (calls++ === 0 ? { error: { status: 400, message: "Unrecognized request argument supplied: prompt_cache_key" } } : { text: 'ok' }));
+    const keyed = new OpenAICompatibleProvider({ model: 'm', baseUrl: s.baseUrl, promptCacheKey: true });
+    assert.equal((await keyed.complete(request({ cacheKey: 'k' }), { signal: new AbortController().signal })).text, 'ok');
+    assert.deepEqual(s.requests.map((r) => 'prompt_cache_key' in (r.body as object)), [true, false]);
+    assert.ok('stream_options' in (s.requests[1].body as object), 'only the blamed field is dropped');
   });
 
   it('maps the final usage chunk, cached tokens included', async () => {

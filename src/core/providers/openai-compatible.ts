@@ -14,6 +14,7 @@ import type {
 } from './types';
 import { ProviderError } from './types';
 import { callId, HEADERS_TIMEOUT_MS, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
+import { CACHE_POLICIES, type PromptCachePolicy } from '../usage/cache';
 
 export interface OpenAICompatibleOptions {
   model: string;
@@ -29,6 +30,11 @@ export interface OpenAICompatibleOptions {
    * read the effort as `reasoning_effort`. A server that refuses the field is sent the request once more without it.
    */
   reasoning?: { effort?: string; [key: string]: unknown };
+  /**
+   * Send the request's cache key as `prompt_cache_key`, which routes an agent's requests to the same prompt cache.
+   * Default: only to OpenAI and Azure OpenAI, which document it; a server that refuses it is sent it no more.
+   */
+  promptCacheKey?: boolean;
   defaultHeaders?: Record<string, string>;
   /** Query parameters on every request (Azure OpenAI's `api-version`). */
   defaultQuery?: Record<string, string>;
@@ -41,7 +47,7 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 type OpenAIMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type Fetch = NonNullable<OpenAICompatibleOptions['fetch']>;
 /** Optional request fields some servers refuse with a 400. */
-type OptionalField = 'stream_options' | 'tool_choice' | 'reasoning' | 'reasoning_effort';
+type OptionalField = 'stream_options' | 'tool_choice' | 'reasoning' | 'reasoning_effort' | 'prompt_cache_key';
 
 /** A chunk as servers really send it: looser than the SDK's types in every field read here. */
 interface WireChunk {
@@ -101,6 +107,8 @@ export class Client extends OpenAI {
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  /** OpenAI's automatic prefix cache; other servers' caches (if any) are not known to bill less. */
+  readonly promptCache?: PromptCachePolicy;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly client: OpenAI;
@@ -113,6 +121,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.baseUrl = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
     this.apiKey = options.apiKey || undefined;
     this.description = `openai-compatible ${this.model} @ ${this.baseUrl}`;
+    if (this.isOpenAI()) this.promptCache = CACHE_POLICIES.openai;
     this.client = new Client({
       baseURL: this.baseUrl,
       apiKey: this.apiKey ?? PLACEHOLDER_KEY,
@@ -168,7 +177,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return refused.length > 0;
   }
 
-  private buildBody(request: ModelRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+  /** The request body as sent (public for the benchmark, which prices its prompt cache). */
+  buildBody(request: ModelRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
     const temperature = request.temperature ?? this.options.temperature;
     const maxTokens = request.maxTokens ?? this.options.maxTokens;
     const hasTools = request.tools.length > 0;
@@ -185,6 +195,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(this.options.topP !== undefined ? { top_p: this.options.topP } : {}),
+      ...(request.cacheKey && (this.options.promptCacheKey ?? this.isOpenAI()) && !this.refusedFields.has('prompt_cache_key') ? { prompt_cache_key: request.cacheKey } : {}),
       ...this.reasoningFields(),
       // OpenAI's newer models reject max_tokens; many local servers only know it.
       ...(maxTokens !== undefined ? (this.isOpenAI() ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }) : {}),
@@ -369,8 +380,10 @@ function blamedFields(message: string): OptionalField[] {
   const toolChoice = /tool[_ ]choice/i.test(message);
   const effort = /reasoning[_ ]effort/i.test(message);
   const reasoning = !effort && /\breasoning\b/i.test(message);
-  const streamOptions = /stream_options/i.test(message) || (!toolChoice && !effort && !reasoning && UNKNOWN_FIELD.test(message));
+  const cacheKey = /prompt_cache_key/i.test(message);
+  const streamOptions = /stream_options/i.test(message) || (!toolChoice && !effort && !reasoning && !cacheKey && UNKNOWN_FIELD.test(message));
   return [
+    ...(cacheKey ? ['prompt_cache_key' as const] : []),
     ...(streamOptions ? ['stream_options' as const] : []),
     ...(toolChoice ? ['tool_choice' as const] : []),
     ...(effort ? ['reasoning_effort' as const] : []),

@@ -64,6 +64,13 @@ describe('OpenAIResponsesProvider (against the fake Responses server)', () => {
     assert.equal(new OpenAIResponsesProvider({ model: 'gpt-5' }).description, 'openai-responses gpt-5 @ https://api.openai.com/v1');
   });
 
+  it('sends the agent’s cache key as prompt_cache_key', async () => {
+    const s = await start(() => ({ text: 'ok' }));
+    await provider().complete(request({ cacheKey: 'massgen-a1' }), { signal: live() });
+    await provider().complete(request(), { signal: live() });
+    assert.deepEqual(s.requests.map((r) => (r.body as { prompt_cache_key?: string }).prompt_cache_key), ['massgen-a1', undefined]);
+  });
+
   it('sends instructions, input items, function tools, reasoning, text and store: false, and round-trips tool history', async () => {
     const s = await start(() => ({ text: 'ok' }));
     await provider({ maxTokens: 900, reasoning: { effort: 'high' }, text: { verbosity: 'low' } }).complete(

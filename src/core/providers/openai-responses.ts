@@ -11,6 +11,7 @@ import { callId, HEADERS_TIMEOUT_MS, kindForStatus, PLACEHOLDER_KEY, statusError
 import { Client, closingLastEvent, serverMessage } from './openai-compatible';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError } from './types';
+import { CACHE_POLICIES } from '../usage/cache';
 
 export interface OpenAIResponsesOptions {
   model: string;
@@ -45,6 +46,8 @@ function isReasoningModel(model: string): boolean {
 export class OpenAIResponsesProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  /** OpenAI's automatic prefix cache, routed per agent by `prompt_cache_key`. */
+  readonly promptCache = CACHE_POLICIES.openai;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly client: OpenAI;
@@ -127,6 +130,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
       input: toInput(request.messages),
       stream: true,
       store: false,
+      ...(request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),
       ...(tools.length ? { tools } : {}),
       ...(tools.length && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
       // OpenAI refuses parallel calls with built-in tools.

@@ -1,6 +1,7 @@
 // An in-process provider driven by a script: the engine's tests and benchmarks use it to make agents answer, vote,
 // misbehave or fail on cue, and to inspect exactly what each request contained.
 
+import type { PromptCachePolicy } from '../usage/cache';
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse, Usage } from './types';
 import { ProviderError } from './types';
 import { sleep } from '../util/sleep';
@@ -26,7 +27,12 @@ export class ScriptedProvider implements ModelProvider {
   readonly signals: AbortSignal[] = [];
   private calls = 0;
 
-  constructor(readonly model: string, private readonly script: Script) {
+  constructor(
+    readonly model: string,
+    private readonly script: Script,
+    /** The cache the scripted backend stands for (the benchmark prices runs under each provider's). */
+    readonly promptCache?: PromptCachePolicy,
+  ) {
     this.description = `scripted ${model}`;
   }
 

@@ -2,6 +2,8 @@
 // provider) turns one request into one streamed response behind this interface. The engine owns retries, so a
 // provider makes exactly one attempt per `complete` call and reports failures as `ProviderError`.
 
+import type { PromptCachePolicy } from '../usage/cache';
+
 /** A tool the model may call, described with a JSON schema (OpenAI `function.parameters` / Anthropic `input_schema`). */
 export interface ToolSpec {
   name: string;
@@ -30,11 +32,22 @@ export interface ModelRequest {
   toolChoice?: 'auto' | 'required' | 'none';
   temperature?: number;
   maxTokens?: number;
+  /**
+   * The same for every request of one agent's conversation: providers that route by a cache key send it (OpenAI's
+   * prompt_cache_key), so the agent's next request finds the prefix its last one left in the cache.
+   */
+  cacheKey?: string;
+  /**
+   * The next request is expected to extend this one (a tool loop): worth caching all of it even where a cache
+   * write costs extra (Anthropic marks its end then; otherwise only the system prompt and the first user turn).
+   */
+  cacheTail?: boolean;
 }
 
 /** Token usage as the server reported it. `inputTokens` counts every prompt token, cached ones included. */
 export interface Usage {
   inputTokens: number;
+  /** Read from the provider's prompt cache (billed at its cached price). */
   cachedInputTokens: number;
   outputTokens: number;
   /** True when the numbers are estimates (the provider reported none). */
@@ -64,6 +77,8 @@ export interface ModelProvider {
   readonly model: string;
   /** The model's context window in tokens, when the provider knows it (VS Code's chat models report theirs). */
   readonly contextWindow?: number;
+  /** How the backend's prompt cache bills (see usage/cache.ts); absent when it is not known to have one. */
+  readonly promptCache?: PromptCachePolicy;
   complete(request: ModelRequest, options: CompleteOptions): Promise<ModelResponse>;
 }
 

@@ -1,0 +1,58 @@
+import { strict as assert } from 'node:assert';
+import { billPrompts, CACHE_POLICIES, promptBill, rebuildPays, servedTokens, sumBills, type CachedPrompt } from './cache';
+
+// 4 chars per token: a block of `t` tokens.
+const tok = (t: number, c = 'a') => c.repeat(t * 4);
+const prompt = (blocks: { text: string; breakpoint?: boolean }[], start: number, end = start + 1, scope = 'org'): CachedPrompt => ({ scope, blocks, start, end });
+
+describe('prompt cache billing', () => {
+  it('serves OpenAI prefixes from 1,024 tokens in steps of 128', () => {
+    assert.equal(servedTokens(1023, CACHE_POLICIES.openai), 0);
+    assert.equal(servedTokens(1024, CACHE_POLICIES.openai), 1024);
+    assert.equal(servedTokens(1300, CACHE_POLICIES.openai), 1280);
+  });
+
+  it('prefix caches: a later prompt reads what an earlier one in its scope shared, once that one ended', () => {
+    const base = tok(2000);
+    const bills = billPrompts(
+      [prompt([{ text: base }], 0, 5), prompt([{ text: base + tok(100, 'b') }], 6), prompt([{ text: base }], 1), prompt([{ text: base }], 7, 8, 'other')],
+      CACHE_POLICIES.gemini,
+    );
+    assert.deepEqual(bills.map((b) => b.read), [0, 2000, 0, 0], 'the second reads; the third started before the first ended; another scope misses');
+    assert.equal(bills[1].billed, 100 + 2000 * 0.25);
+  });
+
+  it('breakpoints: only marked prefixes are stored, reads at block boundaries, writes up to the last mark at 1.25×', () => {
+    const system = { text: tok(1100), breakpoint: true };
+    const first = billPrompts([prompt([system, { text: tok(300) }], 0)], CACHE_POLICIES.anthropic)[0];
+    assert.deepEqual([first.read, first.written, first.uncached], [0, 1100, 300]);
+    const [, second] = billPrompts([prompt([system, { text: tok(300) }], 0), prompt([system, { text: tok(300) }, { text: tok(50), breakpoint: true }], 2)], CACHE_POLICIES.anthropic);
+    assert.deepEqual([second.read, second.written, second.uncached], [1100, 350, 0]);
+    assert.equal(second.billed, 1100 * 0.1 + 350 * 1.25);
+  });
+
+  it('breakpoints: a prefix under the minimum is neither written nor charged the premium', () => {
+    const [b] = billPrompts([prompt([{ text: tok(500), breakpoint: true }, { text: tok(100) }], 0)], CACHE_POLICIES.anthropic);
+    assert.deepEqual([b.written, b.billed], [0, 600]);
+  });
+
+  it('breakpoints: a changed block before the mark misses, even with the same length', () => {
+    const bills = billPrompts([prompt([{ text: tok(1100), breakpoint: true }], 0), prompt([{ text: tok(1100, 'z'), breakpoint: true }], 2)], CACHE_POLICIES.anthropic);
+    assert.equal(bills[1].read, 0);
+    assert.equal(sumBills(bills).written, 2200);
+  });
+
+  it('rebuilding pays without a cache whenever it is shorter, and not when the cache serves the carried conversation', () => {
+    const choice = { stable: 400, sent: 3000, appended: 3600, rebuilt: 2500, prefixChanged: false };
+    assert.equal(rebuildPays(undefined, choice), true);
+    assert.equal(rebuildPays(CACHE_POLICIES.anthropic, { ...choice, sent: 3000 }), false);
+    assert.equal(rebuildPays(CACHE_POLICIES.anthropic, { ...choice, prefixChanged: true }), true, 'a changed toolset leaves nothing cached');
+    assert.equal(rebuildPays(CACHE_POLICIES.openai, { ...choice, sent: 900 }), true, 'under the minimum nothing is served');
+  });
+
+  it('prices a prompt with its cached prefix, a write premium only under breakpoints', () => {
+    assert.equal(promptBill(undefined, 2000, 1500), 2000);
+    assert.equal(promptBill(CACHE_POLICIES.gemini, 2000, 1500), 1500 * 0.25 + 500);
+    assert.equal(promptBill(CACHE_POLICIES.anthropic, 2000, 1500), 1500 * 0.1 + 500 * 1.25);
+  });
+});
