@@ -1,6 +1,6 @@
 // `massgen mcp` end to end, as an agent uses it: the MCP SDK's own Client over StdioClientTransport launches the real
 // CLI bundle, lists the tools and calls them; a fake OpenAI-compatible server plays the team. Checked: progress
-// notifications and the winner's answer, a workspace run's patch (the repository untouched), massgen_status,
+// notifications and the winner's answer, a workspace run's patch and checks (the repository untouched), massgen_status,
 // cancellation closing the model streams, tool errors in words with the server still up, and nothing left running
 // (the server, its runs' MCP servers, the agents' copies) once the client closes.
 
@@ -91,9 +91,11 @@ async function until<T>(fn: () => T | undefined | false, ms: number, what: strin
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
 
+/** A repository with a wrong add() and its test (`node test.js` fails until add() adds). */
 function makeRepo(): string {
   const dir = mkdtempSync(join(work, 'repo-'));
   writeFileSync(join(dir, 'add.js'), 'exports.add = (a, b) => a - b;\n');
+  writeFileSync(join(dir, 'test.js'), "const { add } = require('./add');\nif (add(2, 3) !== 5) { console.log('AssertionError: add(2, 3) should be 5, got ' + add(2, 3)); process.exit(1); }\nconsole.log('1 passing');\n");
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'init');
@@ -121,7 +123,7 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     const { tools } = await conn.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ['massgen_run', 'massgen_status']);
     const run = tools.find((t) => t.name === 'massgen_run')!;
-    assert.deepEqual(Object.keys(run.inputSchema.properties ?? {}).sort(), ['checks', 'config', 'question', 'workspace']);
+    assert.deepEqual(Object.keys(run.inputSchema.properties ?? {}).sort(), ['checks', 'config', 'question', 'verification', 'workspace']);
     assert.deepEqual(run.inputSchema.required, ['question']);
     assert.ok(run.outputSchema?.properties && 'answer' in run.outputSchema.properties && 'tally' in run.outputSchema.properties);
     assert.deepEqual(tools.find((t) => t.name === 'massgen_status')!.inputSchema.required, ['log_dir']);
@@ -189,28 +191,42 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     assert.ok(out.notes.some((n) => n.startsWith('The log directory is in the temp folder')), out.notes.join('\n'));
   });
 
-  it('a workspace run returns the winner\'s patch, leaves the repository untouched, and reports checks as not run', async () => {
+  it('a workspace run returns the winner\'s patch, leaves the repository untouched, and runs the checks: the gate overrules the votes', async () => {
     const repo = makeRepo();
+    const writes = (content: string) => [{ toolCalls: [{ name: 'write_file', arguments: { path: 'add.js', content } }] }];
+    // agent1 fixes add(); agent2 makes a plausible but wrong change the test rejects, and both vote for agent2.
     server = await startFakeOpenAI(
-      coordinationScript({ m1: { answer: 'Fixed add().', first: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'add.js', content: 'exports.add = (a, b) => a + b;\n' } }] }] }, m2: { answer: 'No change needed.' } }, { voteFor: 'agent1' }),
+      coordinationScript({ m1: { answer: 'Fixed add().', first: writes('exports.add = (a, b) => a + b;\n') }, m2: { answer: 'add() takes the absolute difference.', first: writes('exports.add = (a, b) => Math.abs(a - b);\n') } }, { voteFor: 'agent2' }),
     );
     const tmp = mkdtempSync(join(work, 'tmp-'));
     conn = await connect(work, { TMPDIR: tmp });
-    const result = await callRun(conn, { question: 'Fix add', config: writeTeam(server.baseUrl, ['m1', 'm2']), workspace: repo, checks: ['npm test'] });
+    const result = await callRun(conn, { question: 'Fix add', config: writeTeam(server.baseUrl, ['m1', 'm2']), workspace: repo, checks: ['node test.js'], verification: 'gate' });
     assert.notEqual(result.isError, true, textOf(result));
     const out = result.structuredContent as RunOutput;
-    assert.equal(out.winner?.label, 'agent1.1');
+    assert.equal(out.winner?.label, 'agent1.1', 'the passing answer wins against the votes');
+    assert.deepEqual(out.tally, { 'agent2.1': 2 });
     const change = out.change!;
     assert.deepEqual(change.files.map((f) => [f.path, f.status]), [['add.js', 'modified']]);
     assert.match(change.patch!, /^-exports\.add = \(a, b\) => a - b;$/m);
     assert.match(change.patch!, /^\+exports\.add = \(a, b\) => a \+ b;$/m);
     assert.equal(readFileSync(change.patch_file!, 'utf8'), change.patch);
-    assert.deepEqual(out.checks, { requested: ['npm test'], run: false, note: out.checks?.note });
-    assert.match(textOf(result), /Checks not run: npm test/);
-    assert.match(textOf(result), /```diff\n[\s\S]*\+exports\.add = \(a, b\) => a \+ b;/);
+
+    const checks = out.checks!;
+    assert.deepEqual([checks.requested, checks.verification, checks.run, checks.note], [['node test.js'], 'gate', true, null]);
+    assert.deepEqual(Object.keys(checks.versions).sort(), ['agent1.1', 'agent2.1']);
+    assert.equal(checks.versions['agent1.1'].status, 'passed');
+    assert.match(checks.versions['agent1.1'].results[0].output, /1 passing/);
+    const failed = checks.versions['agent2.1'];
+    assert.deepEqual([failed.status, failed.results[0].status, failed.results[0].exit_code], ['failed', 'failed', 1]);
+    assert.match(failed.results[0].output, /AssertionError: add\(2, 3\) should be 5, got 1/);
+    assert.deepEqual(checks.winner, { status: 'passed', overruled: { label: 'agent2.1', failed: ['node test.js'] } });
+    const text = textOf(result);
+    assert.match(text, /Checks \(node test\.js\) — agent1\.1: check passed; agent2\.1: check failed\. Checks overruled the votes: they chose agent2\.1, which failed node test\.js; agent1\.1 passed and wins\./);
+    assert.match(text, /agent2\.1 node test\.js: failed \(exit 1\) — AssertionError: add\(2, 3\) should be 5, got 1/);
+    assert.match(text, /```diff\n[\s\S]*\+exports\.add = \(a, b\) => a \+ b;/);
     assert.equal(readFileSync(join(repo, 'add.js'), 'utf8'), 'exports.add = (a, b) => a - b;\n', 'the folder is not changed');
     assert.equal(git(repo, 'status', '--porcelain'), '');
-    assert.deepEqual(readdirSync(join(tmp, 'massgen-workspaces')), [], 'no copy is left');
+    assert.deepEqual(readdirSync(join(tmp, 'massgen-workspaces')), [], 'no copy or checkout is left');
   });
 
   it('tools that need approval are refused (the notes say how to allow them) and run under --approve-tools', async () => {
@@ -241,6 +257,9 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     const nowhere = await callRun(conn, { question: 'Q', config: writeTeam('http://127.0.0.1:9/v1', ['m1']), workspace: join(work, 'no-such-folder') });
     assert.equal(nowhere.isError, true);
     assert.match(textOf(nowhere), /workspace .*no-such-folder does not exist/);
+    const unplaced = await callRun(conn, { question: 'Q', config: writeTeam('http://127.0.0.1:9/v1', ['m1']), checks: ['npm test'] });
+    assert.equal(unplaced.isError, true);
+    assert.match(textOf(unplaced), /checks run on the agents' changes: pass workspace too/);
     const empty = await callRun(conn, { question: '   ' });
     assert.equal(empty.isError, true);
     assert.match(textOf(empty), /question is empty/);

@@ -1,16 +1,47 @@
 // What massgen_run hands back: the structured result (RUN_OUTPUT) and the same as text for clients that read only
 // text. Usage and the tally come from buildStatus, so they are exactly what the run's status.json says.
 
+import type { Verification } from '../../core/config/types';
 import type { RunState } from '../../core/engine/run-state';
+import { checksSummaryLine, versionChecks } from '../../protocol/checks';
 import type { SessionResult } from '../../core/run/session';
 import { costText } from '../../core/status/describe';
 import { buildStatus } from '../../core/status/status-file';
+import { oneLine } from '../../core/util/text';
 import type { RunOutput } from './schemas';
 
 /** Larger patches stay in their file only: a tool result goes into the caller's context window. */
 export const MAX_PATCH_CHARS = 200_000;
 
-export function runOutput(result: SessionResult, state: RunState, logDir: string, extra: { checks?: string[]; notes: string[] }): RunOutput {
+/** The run's checks as asked for: the commands, the mode, and why they did not run (undefined: they ran). */
+export interface ChecksAsked {
+  commands: string[];
+  verification: Verification;
+  notRun?: string;
+}
+
+function checksOutput(state: RunState, asked: ChecksAsked): NonNullable<RunOutput['checks']> {
+  const versions = Object.fromEntries(
+    Object.entries(state.checks).map(([label, c]) => [
+      label,
+      {
+        status: versionChecks(state, label, true)?.kind ?? 'not-run',
+        results: c.results.map((r) => ({ name: r.name, status: r.status, required: r.required, exit_code: r.exitCode, duration_seconds: r.durationMs / 1000, cached: r.cached, output: r.output })),
+      },
+    ]),
+  );
+  const v = state.winner?.verification;
+  return {
+    requested: asked.commands,
+    verification: asked.verification,
+    run: asked.notRun === undefined,
+    versions,
+    winner: v ? { status: v.status, overruled: v.overruled ?? null } : null,
+    note: asked.notRun ?? null,
+  };
+}
+
+export function runOutput(result: SessionResult, state: RunState, logDir: string, extra: { checks?: ChecksAsked; notes: string[] }): RunOutput {
   const status = buildStatus(state, logDir);
   const tally = status.results.votes;
   const winner = state.agents.find((a) => a.id === result.winnerId);
@@ -28,9 +59,7 @@ export function runOutput(result: SessionResult, state: RunState, logDir: string
     change: result.change
       ? { files: result.change.files, patch: patch !== undefined && patch.length <= MAX_PATCH_CHARS ? patch : null, patch_file: result.changeFile ?? null }
       : null,
-    checks: extra.checks?.length
-      ? { requested: extra.checks, run: false, note: 'massgen_run does not run checks yet: these were not run; run them yourself on the winner\'s change.' }
-      : null,
+    checks: extra.checks ? checksOutput(state, extra.checks) : null,
     notes: extra.notes,
     error: result.error ?? null,
   };
@@ -51,7 +80,14 @@ export function runText(out: RunOutput, state: RunState): string {
     lines.push(out.change.files.length ? `Change (not applied): ${out.change.files.length} file(s): ${files}${out.change.patch_file ? `; patch: ${out.change.patch_file}` : ''}` : 'Change: none (the winner changed no files)');
     if (out.change.files.length && out.change.patch === null) lines.push(`The patch is larger than ${MAX_PATCH_CHARS} characters: read it from the patch file.`);
   }
-  if (out.checks) lines.push(`Checks not run: ${out.checks.requested.join('; ')}. ${out.checks.note}`);
+  if (out.checks) lines.push(out.checks.note ? `Checks not run: ${out.checks.requested.join('; ')}. ${out.checks.note}` : (checksSummaryLine(state) ?? `Checks (${out.checks.requested.join('; ')}): no answer changed files to check.`));
+  // A failing check's last line, per version: what the caller fixes or weighs.
+  for (const [label, v] of Object.entries(out.checks?.versions ?? {})) {
+    for (const r of v.results.filter((x) => x.status !== 'passed' && x.status !== 'cancelled')) {
+      const last = r.output.trimEnd().split('\n').pop() ?? '';
+      lines.push(`${label} ${r.name}: ${r.status}${r.exit_code !== null && r.status === 'failed' ? ` (exit ${r.exit_code})` : ''}${last ? ` — ${oneLine(last, 160)}` : ''}`);
+    }
+  }
   for (const note of out.notes) lines.push(`Note: ${note}`);
   return `${head}\n\n---\n${lines.join('\n')}`;
 }

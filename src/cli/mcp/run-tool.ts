@@ -2,13 +2,14 @@
 // zero-config discovery; workspace runs planned by planWorkspace; a log directory per run). Progress goes to the
 // client as notifications/progress, the client's cancellation cancels the session (its HTTP requests aborted), and
 // the result is the winner's answer, the tally, usage and cost, the log directory and, for a workspace run, the
-// winner's patch, never applied.
+// winner's patch, never applied, and the project's checks on every answer version with the winner's verification.
 
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { discoverConfig } from '../../core/config/discover';
+import { checkName, DEFAULT_CHECK_TIMEOUT_SECONDS, verificationOf } from '../../core/config/checks';
 import { ConfigError, formatIssue, loadConfigFile } from '../../core/config/load';
 import type { MassGenConfig } from '../../core/config/types';
 import { fenceFor } from '../../core/edit/selection-task';
@@ -87,6 +88,10 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
   const resolved = await resolveConfig(input, ctx);
   if ('error' in resolved) return toolError(resolved.error);
   const { config, notes } = resolved;
+  // The checks as `massgen run --check/--verification` takes them: the arguments replace the config's.
+  if (input.checks?.length) config.orchestrator.checks = input.checks.map((command) => ({ name: checkName(command), command, timeoutSeconds: DEFAULT_CHECK_TIMEOUT_SECONDS, required: true }));
+  if (input.verification) config.orchestrator.verification = input.verification;
+  if (input.checks?.length && input.workspace === undefined) return toolError('checks run on the agents\' changes: pass workspace too (the folder whose copies the agents change).');
   const workspace = input.workspace === undefined ? undefined : resolve(ctx.cwd, input.workspace);
   const missing = workspace && folderError(workspace);
   if (missing) return toolError(`${missing} (relative paths are resolved against ${ctx.cwd}).`);
@@ -94,6 +99,9 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
   if (!planned.ok) return toolError(`Configuration error: ${planned.error}`);
   const plan = planned.plan;
   notes.push(...(plan?.notes ?? []));
+  const mode = verificationOf(config.orchestrator);
+  if (!plan && mode !== 'off') notes.push('The config\'s checks were not run: they check the agents\' changes, so they need a workspace.');
+  let checksNotRun: string | undefined;
 
   const logDir = openLogDir(ctx, notes);
   const denied = new Set<string>();
@@ -109,6 +117,12 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
     mcp: { approve: async (request) => ctx.approveTools || deny(`${request.agentId}'s ${request.toolName}`), processEnv: ctx.env },
     commands: { everyAgent: false, network: false, approve: async () => ctx.approveTools || deny('a command (no sandbox on this machine)') },
     files: plan ? { kind: 'workspace', source: plan.source, baseDir: join(tmpdir(), 'massgen-workspaces'), references: plan.references } : undefined,
+    checks: {
+      approveUnsandboxed: async ({ sandbox }) => {
+        if (!ctx.approveTools) checksNotRun = `${sandbox}, and checks run unsandboxed only under \`massgen mcp --approve-tools\``;
+        return ctx.approveTools;
+      },
+    },
     signal: call.signal,
     onListenerError: (err) => ctx.log(`warning: ${errorMessage(err)}`),
   });
@@ -127,7 +141,8 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
   ctx.runs.add(session);
   try {
     const result = await session.start();
-    const out = runOutput(result, session.state, logDir, { checks: input.checks, notes });
+    const checks = plan && mode !== 'off' ? { commands: (config.orchestrator.checks ?? []).map((c) => c.command), verification: mode, notRun: checksNotRun } : undefined;
+    const out = runOutput(result, session.state, logDir, { checks, notes });
     const patch = out.change?.patch;
     return {
       content: [{ type: 'text', text: runText(out, session.state) }, ...(patch ? [{ type: 'text' as const, text: patchText(patch) }] : [])],

@@ -14,9 +14,13 @@ export const RUN_INPUT = {
     .optional()
     .describe('A folder for the agents to change: each works on its own copy, and the winner\'s change comes back as a patch. The folder itself is never modified.'),
   checks: z
-    .array(z.string())
+    .array(z.string().trim().min(1, 'a check is empty'))
     .optional()
-    .describe('Commands the winning change should pass (e.g. "npm test"). Not run yet: they are accepted and reported back as not run.'),
+    .describe('The project\'s checks (e.g. "npm test"), for a workspace run: MassGen runs each on every answer\'s change in a fresh checkout, in the sandbox; voters see the results. Replaces the config\'s orchestrator.checks.'),
+  verification: z
+    .enum(['off', 'inform', 'gate'])
+    .optional()
+    .describe('How much the checks count: inform (the default with checks) shows the results to the voters; gate also keeps an answer failing a check from winning while another passes; off skips them.'),
 };
 
 export const STATUS_INPUT = {
@@ -40,6 +44,35 @@ const changedFile = z.object({
   removed: z.number().nullable(),
 });
 
+const checkResult = z.object({
+  name: z.string(),
+  status: z.enum(['passed', 'failed', 'timeout', 'error', 'cancelled']),
+  required: z.boolean(),
+  exit_code: z.number().nullable(),
+  duration_seconds: z.number(),
+  cached: z.boolean().describe('the same change was checked before in this run: its result is reused'),
+  output: z.string().describe('the end of the check\'s output'),
+});
+
+const checks = z
+  .object({
+    requested: z.array(z.string()).describe('The check commands'),
+    verification: z.enum(['off', 'inform', 'gate']),
+    run: z.boolean().describe('false when they were not run (see note)'),
+    versions: z
+      .record(z.string(), z.object({ status: z.enum(['passed', 'failed', 'running', 'not-run']), results: z.array(checkResult) }))
+      .describe('Per answer version (agentK.M): its checks\' results'),
+    winner: z
+      .object({
+        status: z.enum(['passed', 'failed', 'unchecked']).describe('passed: every required check passed on the winner; failed: one failed (unverified)'),
+        overruled: z.object({ label: z.string(), failed: z.array(z.string()) }).nullable().describe('gate: the answer the votes chose, passed over because it failed these checks'),
+      })
+      .nullable(),
+    note: z.string().nullable(),
+  })
+  .nullable()
+  .describe('Workspace runs with checks: each answer version\'s results and the winner\'s verification');
+
 export const RUN_OUTPUT = {
   answer: z.string().nullable().describe('The winning answer; null when the run produced none'),
   winner: z.object({ agent_id: z.string(), label: z.string(), model: z.string() }).nullable(),
@@ -58,7 +91,7 @@ export const RUN_OUTPUT = {
     })
     .nullable()
     .describe('Workspace runs: the winner\'s change, not applied'),
-  checks: z.object({ requested: z.array(z.string()), run: z.literal(false), note: z.string() }).nullable(),
+  checks,
   notes: z.array(z.string()),
   error: z.string().nullable(),
 };

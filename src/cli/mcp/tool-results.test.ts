@@ -56,11 +56,41 @@ describe('massgen mcp: the massgen_run result', () => {
     assert.match(runText(out, state()), /Change \(not applied\): 1 file\(s\): big\.txt \(added\); patch: \/logs\/final\/b\/changes\.patch\nThe patch is larger than/);
   });
 
-  it('checks are reported as requested and not run', () => {
-    const out = runOutput(won, state(), '/logs', { checks: ['npm test', 'npm run lint'], notes: [] });
-    assert.deepEqual(out.checks?.requested, ['npm test', 'npm run lint']);
-    assert.equal(out.checks?.run, false);
-    assert.match(runText(out, state()), /Checks not run: npm test; npm run lint\./);
+  it('checks: each answer version\'s results and the winner\'s verification, in the structure and the text', () => {
+    const result = (status: 'passed' | 'failed', output: string) => ({ name: 'npm test', required: true, status, exitCode: status === 'passed' ? 0 : 1, durationMs: 1500, output, cached: false });
+    const s = state(
+      { type: 'checks_started', agentId: 'a', label: 'agent1.1', names: ['npm test'] },
+      { type: 'check_finished', agentId: 'a', label: 'agent1.1', result: result('failed', 'add(2, 3) should be 5\n1 failing\n') },
+      answered('a', 'agent1.1'),
+      { type: 'checks_started', agentId: 'b', label: 'agent2.1', names: ['npm test'] },
+      { type: 'check_finished', agentId: 'b', label: 'agent2.1', result: result('passed', '1 passing') },
+      answered('b', 'agent2.1'),
+      voted('a', 'a', 'agent1.1'),
+      { type: 'winner_selected', agentId: 'b', label: 'agent2.1', votes: { a: 1 }, tieBreak: false, basis: 'current_votes', verification: { status: 'passed', overruled: { label: 'agent1.1', failed: ['npm test'] } } },
+    );
+    const out = runOutput(won, s, '/logs', { checks: { commands: ['npm test'], verification: 'gate' }, notes: [] });
+    assert.deepEqual(out.checks, {
+      requested: ['npm test'],
+      verification: 'gate',
+      run: true,
+      versions: {
+        'agent1.1': { status: 'failed', results: [{ name: 'npm test', status: 'failed', required: true, exit_code: 1, duration_seconds: 1.5, cached: false, output: 'add(2, 3) should be 5\n1 failing\n' }] },
+        'agent2.1': { status: 'passed', results: [{ name: 'npm test', status: 'passed', required: true, exit_code: 0, duration_seconds: 1.5, cached: false, output: '1 passing' }] },
+      },
+      winner: { status: 'passed', overruled: { label: 'agent1.1', failed: ['npm test'] } },
+      note: null,
+    });
+    const text = runText(out, s);
+    assert.match(text, /\nChecks \(npm test\) — agent1\.1: check failed; agent2\.1: check passed\. Checks overruled the votes: they chose agent1\.1, which failed npm test; agent2\.1 passed and wins\.\n/);
+    assert.match(text, /\nagent1\.1 npm test: failed \(exit 1\) — 1 failing$/);
+    assert.doesNotMatch(text, /agent2\.1 npm test:/, 'a passing check gets no line of its own');
+  });
+
+  it('checks that could not run say why; no checks asked, no checks field', () => {
+    const out = runOutput(won, state(), '/logs', { checks: { commands: ['npm test', 'npm run lint'], verification: 'inform', notRun: 'no sandbox (bubblewrap is not installed)' }, notes: [] });
+    assert.deepEqual([out.checks?.run, out.checks?.versions, out.checks?.winner], [false, {}, null]);
+    assert.match(runText(out, state()), /Checks not run: npm test; npm run lint\. no sandbox \(bubblewrap is not installed\)/);
+    assert.equal(runOutput(won, state(), '/logs', { notes: [] }).checks, null);
   });
 });
 

@@ -14,6 +14,8 @@ export interface ChecksOption {
   approveUnsandboxed?(request: { commands: string[]; sandbox: string }): Promise<boolean>;
   /** Versions checked at once (default: the machine's cores). */
   concurrency?: number;
+  /** Where the checks are set, in words, for the run's notes ("massgen.checks in the workspace settings"). */
+  source?: string;
 }
 
 export interface RunChecks {
@@ -26,7 +28,7 @@ export async function openChecks(config: MassGenConfig, area: WorkArea | undefin
   const mode = verificationOf(config.orchestrator);
   const specs = config.orchestrator.checks ?? [];
   if (mode === 'off') return {};
-  const names = specs.map((s) => s.name).join(', ');
+  const names = `${specs.map((s) => s.name).join(', ')}${option?.source ? `, from ${option.source}` : ''}`;
   const checkout = area?.checkout?.bind(area);
   if (!checkout) return { note: `the checks (${names}) were not run: they check the agents' changes, so they need a workspace run` };
   const sandbox = await detectSandbox();

@@ -1,7 +1,8 @@
 // Where a run's configuration comes from inside VS Code, in order: the `massgen.configFile` YAML, the workspace's
 // `.massgen/config.yaml`, the `massgen.agents` setting, else nothing configured → the user's VS Code chat models.
 // A workspace that is not trusted cannot supply YAML (its endpoints could redirect the user's keys). Each source says
-// where it is in words, so the views can tell the user which team runs and where to change it.
+// where it is in words, so the views can tell the user which team runs and where to change it. A workspace run also
+// gets the project's checks (checks-settings.ts: the file's, else `massgen.checks` of the folder it runs on).
 
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { loadConfigFile, type ConfigWarning } from '../../core/config/load';
 import { configFromSettings, type MassGenSettings, type SettingsAgent } from '../../core/config/settings';
 import type { MassGenConfig } from '../../core/config/types';
 import type { KeyStore } from '../keys';
+import { applyRunChecks } from './checks-settings';
 
 /** A required key is missing; the UI offers "Set API Key" for `envVar`. */
 export class MissingKeyError extends Error {
@@ -19,10 +21,13 @@ export class MissingKeyError extends Error {
   }
 }
 
-/** `from`: where the team is set, in words ("`.massgen/config.yaml`", "massgen.agents in your User settings"). */
+/**
+ * `from`: where the team is set, in words ("`.massgen/config.yaml`", "massgen.agents in your User settings");
+ * `checksFrom`: where the run's checks are set, when it has checks.
+ */
 export type RunConfig =
-  | { kind: 'configured'; source: 'file' | 'settings'; from: string; config: MassGenConfig; warnings: ConfigWarning[] }
-  | { kind: 'chat-models'; source: 'chat-models'; from: string; config: MassGenConfig };
+  | { kind: 'configured'; source: 'file' | 'settings'; from: string; config: MassGenConfig; warnings: ConfigWarning[]; checksFrom?: string }
+  | { kind: 'chat-models'; source: 'chat-models'; from: string; config: MassGenConfig; checksFrom?: string };
 
 /** Where the team comes from, before anything is loaded (so a broken file is still named). */
 export type TeamSource = { source: 'file'; path: string; from: string } | { source: 'settings'; from: string } | { source: 'chat-models'; from: string };
@@ -65,6 +70,19 @@ function agentsSettingPlace(): string {
   return vscode.env.remoteName ? 'massgen.agents in your User or Remote settings' : 'massgen.agents in your User settings';
 }
 
+/** `massgen.checks` and `massgen.verification` as they apply to `folder` (resource-scoped), and where the checks are set. */
+export function readChecksSetting(folder: vscode.Uri): { checks: unknown; verification: unknown; from: string } {
+  const c = vscode.workspace.getConfiguration('massgen', folder);
+  const inspected = c.inspect<unknown[]>('checks');
+  const from =
+    inspected?.workspaceFolderValue !== undefined && (vscode.workspace.workspaceFolders?.length ?? 0) > 1
+      ? `massgen.checks in the folder settings of ${vscode.workspace.getWorkspaceFolder(folder)?.name ?? folder.fsPath}`
+      : inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined
+        ? 'massgen.checks in the workspace settings'
+        : `massgen.checks in your User${vscode.env.remoteName ? ' or Remote' : ''} settings`;
+  return { checks: c.get('checks'), verification: c.get('verification'), from };
+}
+
 export function teamSource(settings = readSettings()): TeamSource {
   const file = configFilePath(settings.configFile);
   if (file) {
@@ -89,8 +107,22 @@ export async function fillKeys(config: MassGenConfig, keys: KeyStore): Promise<v
   }
 }
 
-/** The team's config without keys; throws ConfigError with messages fit for a notification. */
-export function loadTeamConfig(source = teamSource()): RunConfig {
+/**
+ * The team's config without keys; throws ConfigError with messages fit for a notification. `workspaceFolder`: a
+ * workspace run on that folder, which gets the project's checks.
+ */
+export function loadTeamConfig(source = teamSource(), workspaceFolder?: vscode.Uri): RunConfig {
+  const run = loadTeam(source);
+  const checksFrom = applyRunChecks(run.config.orchestrator, {
+    trusted: vscode.workspace.isTrusted,
+    workspaceRun: workspaceFolder !== undefined,
+    file: source.source === 'file' ? source.from : undefined,
+    setting: workspaceFolder ? readChecksSetting(workspaceFolder) : { checks: undefined, verification: undefined, from: '' },
+  });
+  return checksFrom ? { ...run, checksFrom } : run;
+}
+
+function loadTeam(source: TeamSource): RunConfig {
   const settings = readSettings();
   if (source.source === 'file') {
     const { config, warnings } = loadConfigFile(source.path, process.env, { requireKeys: false, host: 'vscode' });
@@ -106,8 +138,8 @@ export function loadTeamConfig(source = teamSource()): RunConfig {
 }
 
 /** The config for a run; throws ConfigError (bad config) or MissingKeyError with messages fit for a notification. */
-export async function resolveRunConfig(keys: KeyStore): Promise<RunConfig> {
-  const run = loadTeamConfig();
+export async function resolveRunConfig(keys: KeyStore, workspaceFolder?: vscode.Uri): Promise<RunConfig> {
+  const run = loadTeamConfig(teamSource(), workspaceFolder);
   if (run.kind === 'configured') await fillKeys(run.config, keys);
   return run;
 }

@@ -1,12 +1,17 @@
 // MassGen: Run on Workspace — every agent works on its own copy of a workspace folder (a git worktree when it is a
 // repository) with file tools; the winner's change opens in VS Code's refactor preview, where each file is accepted
-// or rejected. Nothing touches the folder until the user applies the change.
+// or rejected. Nothing touches the folder until the user applies the change. Without checks set, the project's own
+// test command is offered as one first (suggest-checks.ts).
 
 import * as vscode from 'vscode';
 import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
 import type { RunSession } from '../../core/run/session';
+import { errorMessage } from '../../core/util/errors';
+import { verificationInWords } from '../../protocol/checks';
+import { loadTeamConfig, teamSource } from './config';
 import { reportStartError } from './on-selection';
+import { folderFiles, suggestCheck } from './suggest-checks';
 import { consensusOf, endingNote, noAnswer } from './outcome';
 import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
@@ -61,6 +66,8 @@ function progressMessage(event: RunEvent, s: RunState): string | undefined {
       return `${s.agents.find((a) => a.id === event.agentId)?.label ?? event.agentId}: ${event.name}`;
     case 'answer_added':
       return `${event.label} in${event.change ? ` (${event.change.files.length} file(s) changed)` : ''}`;
+    case 'checks_started':
+      return `Checking ${event.label}: ${event.names.join(', ')}…`;
     case 'vote_cast':
       return `${s.agents.filter((a) => a.currentVote).length}/${s.agents.filter((a) => a.status !== 'failed').length} agents voted`;
     case 'final_started':
@@ -68,6 +75,45 @@ function progressMessage(event: RunEvent, s: RunState): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** Suggestions shown in this window (folder and command): each is offered once until VS Code restarts. */
+const offered = new Set<string>();
+
+/** How long a run waits for the answer to the suggestion before it starts without checks. */
+const SUGGESTION_WAIT_MS = 20_000;
+
+/**
+ * A workspace run without checks: offers the project's own test command as one. "Use it" saves it as massgen.checks
+ * in the workspace settings (a trusted workspace only: runs on the workspace need one anyway), so this run and the
+ * next ones check every answer. A notification, not a modal: the run waits for it a little, then starts without
+ * checks; a later "Use it" still saves the setting for the next runs.
+ */
+export async function offerCheck(folder: vscode.Uri): Promise<void> {
+  if (!vscode.workspace.isTrusted) return;
+  try {
+    if (loadTeamConfig(teamSource(), folder).checksFrom) return;
+  } catch {
+    // A config problem: starting the run reports it.
+    return;
+  }
+  const suggestion = suggestCheck(folderFiles(folder.fsPath));
+  const key = `${folder.toString()}\n${suggestion?.command}`;
+  if (!suggestion || offered.has(key)) return;
+  offered.add(key);
+  const use = 'Use it';
+  const asked = vscode.window.showInformationMessage(
+    `MassGen: use “${suggestion.command}” as a check? Found ${suggestion.why}: MassGen would run it on every answer's change, in the sandbox, and show the results next to the votes (saved as massgen.checks in the workspace settings).`,
+    use,
+    'Not now',
+  );
+  const saved = Promise.resolve(asked).then(async (choice) => {
+    if (choice !== use) return;
+    const target = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+    await vscode.workspace.getConfiguration('massgen', folder).update('checks', [suggestion.command], target);
+  }).catch((err) => void vscode.window.showErrorMessage(`MassGen: massgen.checks could not be saved: ${errorMessage(err)}`));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([saved, new Promise<void>((resolve) => (timer = setTimeout(resolve, SUGGESTION_WAIT_MS)))]).finally(() => clearTimeout(timer));
 }
 
 export interface WorkspaceRunDeps {
@@ -100,6 +146,7 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
     (await vscode.window.showInputBox({ title: `MassGen: Run on ${name}`, prompt: 'What should the agents change?', placeHolder: 'e.g. "Add input validation to the CSV parser, with tests"', ignoreFocusOut: true }))?.trim();
   if (!instruction) return;
   if (!(await settleUnsavedFiles(folderUri, name))) return;
+  await offerCheck(folderUri);
   const task = `${instruction}\n\n${workspaceInstructions(name)}`;
   const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MassGen on ${name}`, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
@@ -145,6 +192,9 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
     void vscode.window.showInformationMessage(`MassGen: ${result.winnerLabel} won${ending ? ` (${ending})` : ''} without changing any file. Its answer is in the vote viewer.`);
     return;
   }
+  // A winner that failed a required check is still offered (inform mode, or nothing passed): said before the review.
+  const verification = run.state.winner && verificationInWords(run.state.winner.verification, run.state.winner.label);
+  if (verification?.kind === 'unverified') void vscode.window.showWarningMessage(`MassGen: ${verification.text}`);
   // The refactor preview opens at once: there each file is accepted or rejected, and nothing is written before.
   await deps.previews.apply(run.id);
 }
