@@ -27,6 +27,8 @@ const STRUCTURAL = new Set<RunEvent['type']>([
   'retry',
   'turn_failed',
   'answer_added',
+  'checks_started',
+  'check_finished',
   'vote_cast',
   'vote_invalidated',
   'agent_failed',
@@ -35,6 +37,9 @@ const STRUCTURAL = new Set<RunEvent['type']>([
   'final_answer',
   'budget_reached',
   'run_ended',
+  // The user's notes show in the timeline and the agents' columns.
+  'note_added',
+  'note_delivered',
 ]);
 
 function agentOf(event: RunEvent): string | null {
@@ -127,6 +132,12 @@ export class App {
         return;
       case 'notice':
         return this.showNotice(m.text, m.level);
+      case 'noteRefused':
+        if (this.shown?.id === m.runId && this.page) {
+          if (m.agentId === undefined) this.page.header.noteFailed();
+          else this.page.agents.noteFailed(m.agentId);
+        }
+        return this.showNotice(m.text, 'warning');
       case 'diff':
         this.diffs?.receive(m);
         return;

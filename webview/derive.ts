@@ -16,7 +16,7 @@ export interface Badge {
 
 /**
  * The badge for an agent; `nowMs` is the run clock (ms since the run started), for the retry countdown; `endReason`
- * the run's, so an agent stopped by the user's Cancel reads "cancelled", not "done".
+ * the run's, so an agent stopped by the user's Cancel or Answer now reads "cancelled" or "stopped", not "done".
  */
 export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, nowMs: number, endReason: RunState['endReason'] = null): Badge {
   const error = agent.error ?? '';
@@ -50,6 +50,7 @@ export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, n
       if (agent.currentVote) return { kind: 'voted', text: 'voted', icon: 'check-all', title: `Voted for ${agent.currentVote.targetLabel}` };
       if (agent.answerCount > 0) return { kind: 'answered', text: 'answered', icon: 'pass', title: `Answered ${agent.latestAnswerLabel ?? ''}`.trim() };
       if (endReason === 'cancelled') return { kind: 'cancelled', text: 'cancelled', icon: 'circle-slash', title: 'Stopped when you cancelled the run, before it answered or voted' };
+      if (endReason === 'user_stop') return { kind: 'cancelled', text: 'stopped', icon: 'circle-slash', title: 'Stopped when you chose Answer now, before it answered or voted' };
       return { kind: 'done', text: 'done', icon: 'circle-large-outline', title: 'Finished without an answer or vote' };
   }
 }

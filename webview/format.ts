@@ -116,6 +116,8 @@ export function endDetail(state: RunState): string {
       return winner ? `You cancelled the run; the best answer so far, ${winner}, won.` : 'You cancelled the run before any agent answered.';
     case 'consensus':
       if (!winner) return END_REASON_DETAILS.consensus;
+      // The gate passed over the voted answer: saying the agents voted for the winner would be false.
+      if (state.winner?.verification?.overruled) return `The agents' votes agreed on ${state.winner.verification.overruled.label}; the checks then decided for ${winner}.`;
       if (state.winner?.tieBreak) return `Every remaining agent voted, but the votes tied: ${winner} won because its agent comes first in the team.`;
       if (failed && state.agents.length - failed === 1) return `${failed} of ${state.agents.length} agents failed; the one left voted for ${winner}.`;
       return failed ? `The ${state.agents.length - failed} agents still running all voted for ${winner} (${failed} failed).` : END_REASON_DETAILS.consensus;

@@ -1,7 +1,9 @@
-// The @massgen chat participant: runs the team on the prompt (plus attached files and selections, and the last
-// answered exchange as history), streams the coordination into the response, and ends with the winner, the tally,
-// usage and buttons; the follow-ups about the last run ("Explain the vote", "Which agents ran?") are answered from
-// its record. With no agents configured it uses the chat view's selected model and the other available chat models.
+// The @massgen chat participant: runs the team on the prompt (plus attached files and selections; a follow-up
+// continues the last answered exchange, its change included, through the session's continuation), streams the
+// coordination into the response with an Answer now button, and ends with the winner, the tally, usage and buttons.
+// A plain prompt while a run is going becomes a note to that run instead (chat-followup.ts). The follow-ups about
+// the last run ("Explain the vote", "Which agents ran?") are answered from its record. With no agents configured it
+// uses the chat view's selected model and the other available chat models.
 
 import * as vscode from 'vscode';
 import { fenceFor } from '../core/edit/selection-task';
@@ -21,7 +23,11 @@ import { NoChatModelsError } from './lm/models';
 import { FOLLOWUPS, isChatResultMeta, PARTICIPANT_ID, type ChatResultMeta, type CommandId } from './ids';
 import { consensusOf, endingNote, noAnswer } from './run/outcome';
 import { failureInWords } from '../protocol/failure-words';
+import { checksSummaryLine } from '../protocol/checks';
+import { escapeMarkdown } from './lm-tool/plan';
 import { pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions } from './run/on-workspace';
+import type { PreviousRun } from '../core/run/continuation';
+import { isNoteRequest, noteSentMarkdown, previousRunOf } from './chat-followup';
 
 const MAX_REFERENCE_CHARS = 100_000;
 
@@ -38,6 +44,7 @@ async function referenceBlock(ref: vscode.ChatPromptReference): Promise<{ text: 
   return { text: `${where}:\n${fence}${doc.languageId}\n${code}\n${fence}`, target: captureTarget(doc, range) };
 }
 
+/** The final answer kept in a result's metadata (what a follow-up continues) at most. */
 const MAX_HISTORY_CHARS = 8_000;
 
 /** The files attached to an /edit request, to seed every agent's scratch folder with. */
@@ -79,19 +86,44 @@ async function workspaceToEdit(stream: vscode.ChatResponseStream): Promise<{ uri
 }
 
 /**
- * The last exchange with @massgen that has an answer, so a follow-up ("explain the vote", "now add tests") has its
- * context. Turns without one (an error, a cancel, no agent answered) are skipped: their text is not an answer.
+ * The last exchange with @massgen that has an answer, so a follow-up ("explain the vote", "now add tests") continues
+ * it. Turns without one (an error, a cancel, no agent answered, a note to a run) are skipped: their text is not an
+ * answer.
  */
-function previousExchange(history: vscode.ChatContext['history']): string | undefined {
+function previousExchange(history: vscode.ChatContext['history']): { question: string; answer: string; runId?: string } | undefined {
   for (let i = history.length - 1; i > 0; i--) {
     const turn = history[i];
     const ask = history[i - 1];
     if (!(turn instanceof vscode.ChatResponseTurn) || turn.participant !== PARTICIPANT_ID || !(ask instanceof vscode.ChatRequestTurn)) continue;
     const meta = turn.result.metadata;
     if (turn.result.errorDetails || !isChatResultMeta(meta) || !meta.answer) continue;
-    return `<CONVERSATION_HISTORY>\nUser: ${ask.prompt}\nAssistant (MassGen): ${meta.answer}\n<END OF CONVERSATION_HISTORY>`;
+    return { question: ask.prompt, answer: meta.answer, runId: meta.runId };
   }
   return undefined;
+}
+
+/** The follow-up's previous run, with the winner's change when that run is still in this window's memory. */
+async function continuationOf(exchange: { question: string; answer: string; runId?: string }, runs: RunManager): Promise<PreviousRun> {
+  const run = exchange.runId ? runs.find(exchange.runId) : undefined;
+  const result = run && !run.running ? await run.result.catch(() => undefined) : undefined;
+  return previousRunOf(exchange, result?.change?.patch);
+}
+
+/** A plain prompt while a run is going becomes a note to it (the run of this chat first); false when none took it. */
+function sendAsNote(request: vscode.ChatRequest, history: vscode.ChatContext['history'], runs: RunManager, stream: vscode.ChatResponseStream): boolean {
+  const run = runs.goingRun(lastRunId(history)) ?? runs.goingRun();
+  if (!isNoteRequest(request, run !== undefined) || !run) return false;
+  try {
+    runs.note(request.prompt, { runId: run.id });
+  } catch (err) {
+    // The run ended (or lost its agents) a moment ago: the message starts a run of its own instead.
+    stream.markdown(`The run going could not take a note (${errorMessage(err)}), so this starts a new run.\n\n`);
+    return false;
+  }
+  stream.markdown(noteSentMarkdown({ title: run.title, agents: run.state.agents.filter((a) => a.status !== 'failed').length || run.state.agents.length }));
+  button(stream, 'massgen.answerNow', 'Answer now', run.id);
+  button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
+  return true;
 }
 
 function activeSelectionTarget(): ApplyTarget | undefined {
@@ -202,6 +234,7 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
     }
     const followup = request.command ? undefined : Object.values(FOLLOWUPS).find((f) => f === request.prompt.trim());
     if (followup) return answerFollowup(followup, chatContext.history, deps.runs, stream);
+    if (sendAsNote(request, chatContext.history, deps.runs, stream)) return { metadata: { command: 'note' } satisfies ChatResultMeta };
     const attached = request.command === 'edit' ? await filesToEdit(request.references) : undefined;
     const files = attached?.seed.length ? attached : undefined;
     // /edit with nothing attached works on the whole workspace folder, each agent in its own copy.
@@ -209,7 +242,8 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
     if (attached && !files && !workspace) return {};
     // An /edit run gets the files in its own folders; quoting them in the prompt too would read them twice.
     const blocks = attached ? [] : (await Promise.all(request.references.map(referenceBlock))).filter((b) => b !== undefined);
-    const history = previousExchange(chatContext.history);
+    const previous = previousExchange(chatContext.history);
+    const continues = previous && (await continuationOf(previous, deps.runs));
     const context = files
       ? editInstructions(files.seed.map((f) => f.relativePath))
       : workspace
@@ -217,7 +251,7 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
         : blocks.length
           ? `Context:\n\n${blocks.map((b) => b.text).join('\n\n')}`
           : undefined;
-    const task = [history, request.prompt, context].filter(Boolean).join('\n\n');
+    const task = [request.prompt, context].filter(Boolean).join('\n\n');
     const target = attached ? undefined : (blocks.find((b) => b.target)?.target ?? activeSelectionTarget());
 
     const abort = new AbortController();
@@ -231,6 +265,7 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
           prompt: request.prompt,
           signal: abort.signal,
           preferredModel: request.model,
+          continues,
           files: files
             ? { kind: 'scratch', baseDir: deps.scratchDir, seed: files.seed }
             : workspace && { kind: 'workspace', source: workspace.uri.fsPath, baseDir: deps.copiesDir },
@@ -246,6 +281,7 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
         }
         return { errorDetails: { message: errorMessage(err) } };
       }
+      button(stream, 'massgen.answerNow', 'Answer now', run.id);
       if (target) deps.previews.register(run.id, target);
       const root = vscode.workspace.workspaceFolders?.[0]?.uri;
       if (files) deps.previews.registerFiles(run.id, (path) => files.uris.get(path) ?? (root && vscode.Uri.joinPath(root, path)));
@@ -262,6 +298,9 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       stream.markdown(new vscode.MarkdownString(`\n\n---\n\n### ${result.winnerLabel} wins (${winner?.model ?? ''})${ending ? `: ${ending}` : ''}\n\n`));
       stream.markdown(new vscode.MarkdownString(result.finalAnswer));
       stream.markdown(new vscode.MarkdownString(`\n\n${tallyMarkdown(state)}\n\n${state.usage.calls} model call(s) · ${state.usage.inputTokens + state.usage.outputTokens} tokens · ${costText(state.usage)}\n`));
+      // Workspace runs with checks: how each version and the winner stood against them (check names are the user's: text).
+      const checks = checksSummaryLine(state);
+      if (checks) stream.markdown(new vscode.MarkdownString(`\n${escapeMarkdown(checks)}\n`));
       if (files || (workspace && result.change?.files.length)) button(stream, 'massgen.applyRun', 'Review and apply the changes…', run.id);
       else if (target && codeForTarget(result.finalAnswer, target).code !== null) button(stream, 'massgen.previewRun', 'Apply to editor…', run.id);
       button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });

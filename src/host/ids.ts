@@ -38,6 +38,7 @@ export const COMMAND_IDS = [
   'massgen.runOnWorkspace',
   'massgen.setApiKey',
   'massgen.cancelRun',
+  'massgen.answerNow',
   'massgen.showVoteViewer',
   'massgen.openVoteViewerPanel',
   'massgen.showLog',

@@ -69,6 +69,10 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
       'massgen.cancelRun': () => {
         if (runs.cancelAll() === 0) void vscode.window.showInformationMessage('MassGen: no run in progress.');
       },
+      // From the chat's button, the run it is about; from the palette, the latest run going.
+      'massgen.answerNow': (runId?: string) => {
+        if (!runs.answerNow(typeof runId === 'string' ? runId : undefined)) void vscode.window.showInformationMessage('MassGen: no run in progress.');
+      },
       'massgen.showVoteViewer': (args?: ShowVoteViewerArgs) => viewer.show(args),
       'massgen.openVoteViewerPanel': (args?: { runId?: string; preserveFocus?: boolean }) => viewer.openPanel(args),
       'massgen.showLog': () => log.show(),

@@ -18,6 +18,8 @@
 //   diff      the reply to `requestDiff`: the unified patch of one answer version of a workspace run, at most
 //             MAX_PATCH_CHARS (cut at a line end, `truncated` and a note say so), or null with a note saying why
 //             (a stored past run, a run without a workspace, an unknown version).
+//   noteRefused  a `note` could not be sent (the run ended, the agent failed, no such agent): `text` says why, and the
+//             page's note box for `agentId` (or for every agent) stops waiting for it; the text is still in the box.
 // webview → host
 //   ready     the page (re)loaded: send a snapshot of `want` (a run id, or the latest when follow).
 //   resync    a delta gap was detected: send a snapshot.
@@ -27,6 +29,10 @@
 //   settings | setApiKey | openConfig), openLink (https only, checked again on the host), openPanel, log (webview
 //   errors into the host log).
 //   requestDiff  the patch of answer version `version` (`agentK.M`) of a run; asked once per version.
+//   note      the user's note to every live agent of a running run, or to one (`agentId`); `changesTask` (the user's
+//             explicit choice) makes the current votes stale. It shows up as a `note_added` event; a note that cannot
+//             be sent (the run ended, the agent failed) comes back as `noteRefused`.
+//   answerNow end a running run now with the best current answer (end reason user_stop).
 
 // `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
 // path and not on the other, and crashed at load (test/integration/bundles.test.ts).
@@ -41,6 +47,9 @@ const bool = z.boolean();
 
 /** Run ids are ours (UUIDs) or, for stored runs, the same; bounded so a hostile page cannot send megabytes. */
 const id = z.string().check(z.minLength(1), z.maxLength(200));
+
+/** A note's text at most (characters): a note is a steer, not a document; the page stops typing there too. */
+export const MAX_NOTE_CHARS = 4000;
 
 /** Patch text sent in one `diff` message at most (characters): a bigger patch is cut at a line end. */
 export const MAX_PATCH_CHARS = 512 * 1024;
@@ -116,6 +125,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('apply'), runId: str, apply: ApplyStateSchema }),
   z.object({ v, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: str }),
   z.object({ v, type: z.literal('diff'), runId: str, version: str, patch: z.nullable(z.string().check(z.maxLength(MAX_PATCH_CHARS))), truncated: bool, note: z.optional(str) }),
+  z.object({ v, type: z.literal('noteRefused'), runId: str, agentId: z.optional(str), text: str }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 export type HostMessageOf<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
@@ -136,6 +146,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('openPanel'), runId: z.nullable(id) }),
   z.object({ v, type: z.literal('log'), level: z.enum(['warn', 'error']), message: z.string().check(z.maxLength(4000)) }),
   z.object({ v, type: z.literal('requestDiff'), runId: id, version: id }),
+  z.object({ v, type: z.literal('note'), runId: id, text: z.string().check(z.minLength(1), z.maxLength(MAX_NOTE_CHARS)), agentId: z.optional(id), changesTask: bool }),
+  z.object({ v, type: z.literal('answerNow'), runId: id }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;

@@ -1,7 +1,7 @@
 // Host-side fakes for the vote viewer tests: runs that replay recorded events (a RunManager stand-in), the
 // extension services the viewer calls (commands, clipboard, links), and an in-memory history directory.
 
-import type { RunEvent } from '../../src/core/engine/events';
+import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { applyEvent, initialRunState, type RunState } from '../../src/core/engine/run-state';
 import type { HistoryFs } from '../../src/host/viewer/history';
 import type { Disposable, LiveRun, RunSource, ViewerServices } from '../../src/host/viewer/hub';
@@ -16,6 +16,11 @@ export class FakeRun implements LiveRun {
   readonly patches = new Map<string, string>();
   /** patchOf calls, by version (the hub asks once per version and page). */
   readonly patchRequests: string[] = [];
+  /** Notes the run was given, as `note()` got them. */
+  readonly notes: { text: string; agentId?: string; changesTask?: boolean }[] = [];
+  answeredNow = false;
+  /** When set, `note()` throws this (as the engine does for an agent that failed meanwhile). */
+  noteError: string | null = null;
 
   constructor(readonly id: string, readonly title: string) {}
 
@@ -35,6 +40,23 @@ export class FakeRun implements LiveRun {
 
   cancelAgent(agentId: string): void {
     this.cancelledAgents.push(agentId);
+  }
+
+  answerNow(): void {
+    this.answeredNow = true;
+  }
+
+  /** As the engine does: the note goes to the live agents (or the one) and shows up as a note_added event. */
+  note(text: string, options: { agentId?: string; changesTask?: boolean }): void {
+    this.notes.push({ text, ...options });
+    if (this.noteError) throw new Error(this.noteError);
+    const live = this.state.agents.filter((a) => a.status !== 'failed' && (!options.agentId || a.id === options.agentId));
+    this.emitBody({ type: 'note_added', noteId: `note${this.notes.length}`, text: text.trim(), agentIds: live.map((a) => a.id), changesTask: Boolean(options.changesTask) });
+  }
+
+  /** Emits the next event of the run (seq and time after the last one). */
+  emitBody(body: RunEventBody): void {
+    this.emit({ ...body, seq: this.state.lastSeq + 1, t: this.state.elapsedMs + 10 } as RunEvent);
   }
 
   patchOf(versionLabel: string): string | undefined {

@@ -54,12 +54,13 @@ describe('vote viewer (webview logic): badges', () => {
     assert.equal(agentBadge({ ...a, answerCount: 0 }, undefined, 0).kind, 'done');
   });
 
-  it('an agent stopped by the user\'s Cancel reads cancelled, not done', () => {
+  it('an agent stopped by the user\'s Cancel or Answer now reads cancelled or stopped, not done', () => {
     const done = reduceEvents(events);
     const idle = { ...done.agents[0], currentVote: null, answerCount: 0 };
     assert.equal(agentBadge(idle, undefined, 0, 'cancelled').kind, 'cancelled');
     assert.equal(agentBadge(idle, undefined, 0, 'consensus').kind, 'done');
     assert.equal(agentBadge({ ...idle, answerCount: 1 }, undefined, 0, 'cancelled').kind, 'answered', 'what it did before the cancel stays');
+    assert.equal(agentBadge(idle, undefined, 0, 'user_stop').text, 'stopped', 'Answer now stopped it');
   });
 
   it('keeps the run clock ticking between messages and freezes it at the end', () => {

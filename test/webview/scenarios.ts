@@ -366,3 +366,46 @@ export function workspaceRun(): { events: RunEvent[]; patches: Map<string, strin
   ]);
   return { events: bodies.map((b, i) => ({ ...b, seq: i + 1, t: i * 1500 }) as RunEvent), patches };
 }
+
+/** Check output with markup: the viewer must show it as text. */
+export const HOSTILE_CHECK_OUTPUT = '<img src=x onerror="window.__pwned = \'check\'">\nAssertionError: add(2, 3) should be 5, got 1\n    at test.js:3:1\n1 failing';
+
+/**
+ * A workspace run with checks, by hand (gate): agent1.1 fails `npm test` (hostile output), agent2.1 passes both
+ * checks, agent3.1 makes agent1's change again (the cached failure); every vote goes to agent1.1, so the gate
+ * makes agent2.1 win. `inProgress`: the run up to agent3.2 being checked (npm test still running on it).
+ */
+export function checksRun(inProgress = false): RunEvent[] {
+  const agents = ['agent-a', 'agent-b', 'agent-c'].map((id, i) => ({ id, label: `agent${i + 1}`, model: `model-${i + 1}`, provider: 'openai-compatible', priced: true }));
+  const change = (id: string) => ({ id, files: [{ path: 'src/add.js', status: 'modified' as const, added: 1, removed: 1 }], bytesWritten: 512 });
+  const names = ['npm test', 'lint'];
+  const result = (name: string, status: 'passed' | 'failed', output: string, extra: { cached?: boolean; required?: boolean; ms?: number } = {}) => ({ name, required: extra.required ?? true, status, exitCode: status === 'passed' ? 0 : 1, durationMs: extra.ms ?? 2300, output, cached: extra.cached ?? false });
+  const checked = (agentId: string, label: string, results: ReturnType<typeof result>[]): RunEventBody[] => [
+    { type: 'checks_started', agentId, label, names },
+    ...results.map((r): RunEventBody => ({ type: 'check_finished', agentId, label, result: r })),
+  ];
+  const bodies: RunEventBody[] = [
+    { type: 'run_started', runId: 'checks', question: 'Fix add()', agents, startedAt: '2026-01-02T03:04:05.000Z', finalAnswerMode: 'as_is', workspace: { source: '/home/user/project', kind: 'git', notes: ['MassGen runs the checks (npm test, lint) on every answer\'s change in bubblewrap'] } },
+    { type: 'round_started', round: 1, agentIds: agents.map((a) => a.id) },
+    ...agents.map((a): RunEventBody => ({ type: 'turn_started', agentId: a.id, round: 1, boardRevision: 0, voteOnly: false })),
+    ...checked('agent-a', 'agent1.1', [result('npm test', 'failed', HOSTILE_CHECK_OUTPUT), result('lint', 'passed', 'All files pass linting.', { ms: 800 })]),
+    { type: 'answer_added', agentId: 'agent-a', label: 'agent1.1', version: 1, content: 'add() now takes the absolute difference.', boardRevision: 1, change: change('t1') },
+    ...checked('agent-b', 'agent2.1', [result('npm test', 'passed', '1 passing'), result('lint', 'passed', '')]),
+    { type: 'answer_added', agentId: 'agent-b', label: 'agent2.1', version: 1, content: 'add() subtracted; it now adds.', boardRevision: 2, change: change('t2') },
+    ...checked('agent-c', 'agent3.1', [result('npm test', 'failed', HOSTILE_CHECK_OUTPUT, { cached: true, ms: 0 }), result('lint', 'failed', 'src/add.js:1:30 Missing semicolon.', { required: false, cached: true, ms: 0 })]),
+    { type: 'answer_added', agentId: 'agent-c', label: 'agent3.1', version: 1, content: 'Use Math.abs so add() never goes negative.', boardRevision: 3, change: change('t1') },
+    { type: 'round_started', round: 2, agentIds: ['agent-c'] },
+    { type: 'turn_started', agentId: 'agent-c', round: 2, boardRevision: 3, voteOnly: false },
+    { type: 'checks_started', agentId: 'agent-c', label: 'agent3.2', names },
+    { type: 'check_finished', agentId: 'agent-c', label: 'agent3.2', result: result('lint', 'passed', '') },
+    // The run in progress ends here (agent3.2 still running npm test); then agent3 is stopped and everyone votes.
+    { type: 'agent_failed', agentId: 'agent-c', error: 'cancelled by the user', cause: 'cancelled' },
+    ...agents.slice(0, 2).map((a): RunEventBody => ({ type: 'vote_cast', vote: { voterId: a.id, targetId: 'agent-a', targetLabel: 'agent1.1', reason: 'agent1.1 handles negative results.', seenRevision: 3 } })),
+    { type: 'winner_selected', agentId: 'agent-b', label: 'agent2.1', votes: { 'agent-a': 2 }, tieBreak: false, basis: 'current_votes', verification: { status: 'passed', overruled: { label: 'agent1.1', failed: ['npm test'] } } },
+    { type: 'final_started', agentId: 'agent-b', mode: 'as_is' },
+    { type: 'final_answer', agentId: 'agent-b', label: 'agent2.1', content: 'add() subtracted; it now adds.', mode: 'as_is' },
+    { type: 'run_ended', reason: 'consensus', winnerId: 'agent-b', durationMs: 30_000 },
+  ];
+  const kept = inProgress ? bodies.slice(0, bodies.findIndex((b) => b.type === 'agent_failed')) : bodies;
+  return kept.map((b, i) => ({ ...b, seq: i + 1, t: i * 1000 }) as RunEvent);
+}

@@ -13,6 +13,8 @@ import type { Host } from '../bridge';
 import { plainText, renderInto } from '../markdown';
 import { StreamView } from '../stream';
 import { ChangesView } from './changes';
+import { AnswerChecksView, PendingChecksView } from './checks';
+import { AgentNotesView } from './notes';
 import { RosterView } from './roster';
 import { failureInWords } from '../../src/protocol/failure-words';
 
@@ -38,6 +40,7 @@ class AnswerView {
   private readonly critiques = h('ul', { class: 'critiques', attrs: { 'aria-label': 'Critiques' } });
   private readonly critiquesWrap: HTMLElement;
   private readonly changes: ChangesView | null;
+  private readonly checks: AnswerChecksView;
   private rendered = false;
   private cancelRender: (() => void) | null = null;
   /** The user opened or closed it: new answers no longer fold it. */
@@ -53,10 +56,12 @@ class AnswerView {
     // Folded, a version still says how many files it changed.
     const n = change?.files.length ?? 0;
     const files = change && n ? h('span', { class: 'answer-files', title: fmt.changeStat(change) }, icon('diff'), h('span', { text: `${n} file${n === 1 ? '' : 's'}` })) : null;
+    this.checks = new AnswerChecksView(answer.label, () => this.setOpen(true));
     this.el = h(
       'details',
       { class: 'answer' },
-      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label, title: fmt.labelTitle(answer.label) }), this.star, files, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.staleCount, this.votes),
+      h('summary', { class: 'answer-summary' }, h('span', { class: 'answer-label', text: answer.label, title: fmt.labelTitle(answer.label) }), this.star, files, this.checks.badge, h('span', { class: 'answer-time', text: fmt.duration(answer.t) }), this.staleCount, this.votes),
+      this.checks.panel,
       this.changes?.el,
       this.body,
       this.critiquesWrap,
@@ -91,6 +96,7 @@ class AnswerView {
     const winner = state.winner?.label === this.answer.label;
     setHidden(this.star, !winner);
     setClass(this.el, 'winner', winner);
+    this.checks.update(state);
     const key = critiques.map((v) => `${v.voterId}:${v.t}:${v.stale ? 1 : 0}`).join('|');
     if (key === this.critiqueKey) return;
     this.critiqueKey = key;
@@ -138,6 +144,8 @@ class AgentColumn {
   private toolsKey = '';
   private readonly answersEl = h('div', { class: 'answers' });
   private readonly answers = new Map<string, AnswerView>();
+  private readonly pendingChecks: PendingChecksView;
+  private readonly notes: AgentNotesView;
   private lastStatus = '';
   private errorShown = '';
   private usageKey = '';
@@ -163,7 +171,9 @@ class AgentColumn {
       if (this.reasoningWrap.open) setHidden(this.reasoningPreview, true);
     });
     this.outputWrap = h('div', { class: 'output' }, h('div', { class: 'sub-label' }, this.outputLabel), h('div', { class: 'stream-scroll', attrs: { tabindex: 0, 'aria-label': `${name} output` } }, this.text.el));
+    this.pendingChecks = new PendingChecksView(agent.id);
     this.toolsWrap = h('div', { class: 'tools-wrap' }, h('div', { class: 'sub-label', text: 'Tool calls' }), this.tools);
+    this.notes = new AgentNotesView(ctx.host, ctx.runId, agent);
     this.el = h(
       'article',
       // tabindex -1: the roster moves the focus here when it brings the card into view.
@@ -183,11 +193,13 @@ class AgentColumn {
         this.usage,
         this.error,
         this.ownVote,
+        this.notes.el,
         this.reasoningWrap,
         this.reasoningPreview,
         this.outputWrap,
         this.toolsWrap,
         this.answersEl,
+        this.pendingChecks.el,
       ),
     );
     this.el.dataset.agent = agent.id;
@@ -286,6 +298,7 @@ class AgentColumn {
   }
 
   updateAnswers(state: RunState): void {
+    this.notes.update(state, this.ctx.readOnly);
     const mine = state.answers.filter((a) => a.agentId === this.agent.id);
     const latest = mine[mine.length - 1];
     for (const a of mine) {
@@ -298,6 +311,7 @@ class AgentColumn {
       }
       view.update(state, critiquesOf(state, a.label));
     }
+    this.pendingChecks.update(state);
     const agent = state.agents.find((x) => x.id === this.agent.id);
     const vote = agent?.currentVote ?? [...state.votes].reverse().find((v) => v.voterId === this.agent.id);
     setHidden(this.ownVote, !vote);
@@ -307,6 +321,10 @@ class AgentColumn {
       setClass(this.ownVote, 'stale', Boolean(stale));
       setTitle(this.ownVote, vote.reason);
     }
+  }
+
+  noteFailed(): void {
+    this.notes.failed();
   }
 
   dispose(): void {
@@ -384,6 +402,11 @@ export class AgentsView {
       if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running, state.endReason);
     }
     this.roster.update(state, extras, clock, ids);
+  }
+
+  /** A note to one agent was not sent (the host says why): its box stops waiting. */
+  noteFailed(agentId: string): void {
+    this.columns.get(agentId)?.noteFailed();
   }
 
   updateStructure(state: RunState, extras: Record<string, AgentExtras>, clock: number): void {

@@ -1,6 +1,6 @@
-// The run header: phase, elapsed time, tokens and cost, Cancel, New run, the task in the user's words (collapsed;
-// what the agents were given, when it says more, inside), the budget bars, and the banners for a read-only past run
-// or a newer run in progress.
+// The run header: phase, elapsed time, tokens and cost, Answer now, Cancel, New run, the task in the user's words
+// (collapsed; what the agents were given, when it says more, inside), the note box to every agent (notes.ts), the
+// budget bars, and the banners for a read-only past run or a newer run in progress.
 
 import type { HistoryEntry, ShownRun } from '../../src/protocol/messages';
 import type { RunState } from '../../src/protocol/state';
@@ -8,6 +8,7 @@ import { button, h, icon, iconButton, setAttr, setHidden, setIcon, setText, setT
 import * as fmt from '../format';
 import type { Host } from '../bridge';
 import { plainText } from '../markdown';
+import { AnswerNowButton, NoteBox } from './notes';
 
 interface Meter {
   row: HTMLElement;
@@ -38,6 +39,8 @@ export class HeaderView {
   private usageKey = '';
   private budgetReachedShown: RunState['budgetReached'] | undefined = undefined;
   private readonly phaseChip: HTMLElement;
+  private readonly note: NoteBox;
+  private readonly answerNow: AnswerNowButton;
 
   /** `task`: what the user asked, in their words (the engine's task, `state.question`, may wrap it). */
   constructor(private readonly host: Host, private readonly runId: string, title: string, private readonly task: string) {
@@ -49,6 +52,8 @@ export class HeaderView {
       onClick: () => this.host.post({ type: 'cancelRun', runId: this.runId }),
     });
     this.cancel.classList.add('cancel-run');
+    this.answerNow = new AnswerNowButton(host, runId);
+    this.note = new NoteBox(host, runId);
     this.phaseChip = h('span', { class: 'phase', attrs: { role: 'status', 'aria-label': 'Phase' } }, this.phaseIcon, this.phaseText);
     const home = iconButton('add', 'New run', () => this.host.post({ type: 'home' }));
     home.title = 'New run: how to start one, and the team that will run';
@@ -57,6 +62,7 @@ export class HeaderView {
       { class: 'header-tools' },
       home,
       host.surface === 'view' ? iconButton('link-external', 'Open in an editor tab', () => this.host.post({ type: 'openPanel', runId: this.runId })) : null,
+      this.answerNow.el,
       this.cancel,
     );
     this.prompt = h('details', { class: 'task-prompt' }, h('summary', { class: 'sub-label', text: 'What the agents were given' }), this.promptText) as HTMLDetailsElement;
@@ -81,6 +87,7 @@ export class HeaderView {
       h('div', { class: 'run-title', title }, h('span', { class: 'run-title-text', text: title })),
       h('div', { class: 'header-bar' }, this.phaseChip, h('span', { class: 'metric' }, icon('watch'), this.elapsed), h('span', { class: 'metric' }, icon('pulse'), this.usage), tools),
       h('details', { class: 'task' }, h('summary', { class: 'task-summary' }, h('span', { class: 'task-label', text: 'Task' }), this.taskTitle), this.taskText, this.prompt),
+      this.note.el,
       this.budget,
       this.readOnly,
       this.newer,
@@ -103,6 +110,8 @@ export class HeaderView {
       this.updateBudget(state);
     }
     setHidden(this.cancel, !running || shown.readOnly);
+    this.answerNow.update(state, shown.readOnly);
+    this.note.update(state, shown.readOnly);
     // Without the user's words (a run from an older session), the engine's task is all there is.
     const task = this.task || state.question;
     setText(this.taskTitle, fmt.firstLine(task, 200));
@@ -121,6 +130,11 @@ export class HeaderView {
     this.newerId = newer?.id ?? null;
     setHidden(this.newer, !newer);
     if (newer) setText(this.newerText, `A newer run is in progress: ${fmt.firstLine(newer.title, 60)}.`);
+  }
+
+  /** The note to every agent was not sent (the host says why). */
+  noteFailed(): void {
+    this.note.failed();
   }
 
   updateClock(state: RunState, clockMs: number): void {

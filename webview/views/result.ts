@@ -12,6 +12,7 @@ import * as fmt from '../format';
 import type { Host } from '../bridge';
 import { renderInto } from '../markdown';
 import { ChangesView } from './changes';
+import { VerificationView } from './checks';
 
 export class ResultView {
   readonly el: HTMLElement;
@@ -19,6 +20,7 @@ export class ResultView {
   private readonly reason = h('span', { class: 'end-reason' });
   private readonly winner = h('span', { class: 'result-winner' });
   private readonly detail = h('p', { class: 'end-detail muted' });
+  private readonly verification = new VerificationView();
   private readonly fallback = h('p', { class: 'result-note' });
   private readonly error = h('p', { class: 'result-error', attrs: { role: 'alert' } });
   private readonly answer = h('div', { class: 'final-answer md', attrs: { tabindex: 0, 'aria-label': 'Final answer' } });
@@ -40,6 +42,7 @@ export class ResultView {
       { class: 'result' },
       h('div', { class: 'result-head' }, this.reasonIcon, this.reason, this.winner),
       this.detail,
+      this.verification.el,
       this.fallback,
       this.error,
       this.changesSlot,
@@ -108,6 +111,7 @@ export class ResultView {
     setText(this.winner, w ? `Winner ${w.label}${agent ? ` (${agent.id})` : ''}${fa?.mode === 'synthesize' ? ' · synthesized' : ''}` : '');
     setHidden(this.winner, !w);
     this.updateChanges(state);
+    this.verification.update(state);
     setText(this.detail, done ? fmt.endDetail(state) : '');
     setHidden(this.detail, !done);
     setText(this.fallback, fa?.fallback ? `Note: ${fa.fallback}; the voted answer is shown.` : '');

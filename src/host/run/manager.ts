@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { formatIssue } from '../../core/config/load';
 import type { AgentConfig, MassGenConfig } from '../../core/config/types';
 import type { CommandsOption } from '../../core/run/command-tools';
+import type { PreviousRun } from '../../core/run/continuation';
 import { RunSession, type SessionListener } from '../../core/run/session';
 import type { FilesOption } from '../../core/run/work-area';
 import { describeEvent } from '../../core/status/describe';
@@ -15,6 +16,7 @@ import { oneLine } from '../../core/util/text';
 import type { KeyStore } from '../keys';
 import { mcpLogger, notificationApprover, readMcpSettings } from '../mcp';
 import { resolveRunConfig } from './config';
+import { checksApprover } from './checks-approval';
 import { commandApprover } from './command-approval';
 import { commandsForRun } from './commands-policy';
 import { nextTeam } from './next-team';
@@ -22,7 +24,7 @@ import { teamFor } from './team';
 import type { TeamProblem } from './team-problem';
 
 export interface RunRequest {
-  /** What the agents get (for chat follow-ups: the previous exchange, the question, attached context). */
+  /** What the agents get (the question, attached context; a follow-up's previous run comes as `continues`). */
   task: string;
   /** Short description for logs and views, e.g. "Refactor parse() in util.ts". */
   title: string;
@@ -35,6 +37,8 @@ export interface RunRequest {
   files?: FilesOption;
   /** The caller's own listener, attached before the first event. */
   onEvent?: SessionListener;
+  /** A follow-up: the session gives the agents the earlier run's question, answer and change with `task`. */
+  continues?: PreviousRun;
 }
 
 /** An agent as it ran: `persona` is the first sentence of its system message, when it has one. */
@@ -91,7 +95,9 @@ export class RunManager implements vscode.Disposable {
    * MissingKeyError / SessionSetupError / no-models errors with messages fit for a notification; then starts it.
    */
   async start(request: RunRequest): Promise<RunSession> {
-    const runConfig = await resolveRunConfig(this.keys);
+    // A workspace run gets the project's checks, as set for the folder it runs on.
+    const folder = request.files?.kind === 'workspace' && request.files.source ? vscode.Uri.file(request.files.source) : undefined;
+    const runConfig = await resolveRunConfig(this.keys, folder);
     if (runConfig.kind === 'configured') for (const w of runConfig.warnings) this.log.warn(formatIssue(w));
     const team = await teamFor(runConfig, request.preferredModel);
     const commands = this.commandsFor(request, team.config);
@@ -102,7 +108,9 @@ export class RunManager implements vscode.Disposable {
       extraProviders: team.extraProviders,
       mcp: { approve: notificationApprover(), log: mcpLogger(this.log), processEnv: process.env, shared: readMcpSettings() },
       files: request.files,
+      continues: request.continues,
       commands,
+      checks: runConfig.checksFrom ? { approveUnsandboxed: checksApprover(), source: runConfig.checksFrom } : undefined,
       signal: request.signal,
       onListenerError: (err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`),
     });
@@ -136,6 +144,27 @@ export class RunManager implements vscode.Disposable {
     if (!line) return;
     if (event.type === 'agent_failed' || (event.type === 'run_ended' && event.error)) this.log.error(line);
     else this.log.info(line);
+  }
+
+  /** The run a note or Answer now is for: run `id` while it goes (never another), else the latest run going. */
+  goingRun(id?: string): RunSession | undefined {
+    const active = this.active;
+    return id ? active.find((r) => r.id === id) : active[active.length - 1];
+  }
+
+  /** Ends that run now with the best current answer (user_stop); undefined when no run is going. */
+  answerNow(id?: string): RunSession | undefined {
+    const run = this.goingRun(id);
+    run?.answerNow();
+    return run;
+  }
+
+  /** The user's note to that run's agents (all, or `agentId`); throws, in words, when it cannot be sent. */
+  note(text: string, options: { runId?: string; agentId?: string; changesTask?: boolean } = {}): RunSession {
+    const run = this.goingRun(options.runId);
+    if (!run) throw new Error('no MassGen run is going');
+    run.note(text, { agentId: options.agentId, changesTask: options.changesTask });
+    return run;
   }
 
   cancelAll(): number {

@@ -1,7 +1,7 @@
 // One webview (the sidebar view or the editor panel) as the hub serves it: one snapshot on (re)connect, then
 // numbered, coalesced deltas; a webview that was hidden, reloaded or lost a delta gets a fresh snapshot. Its
-// intents (cancel, actions, links, start) are carried out here; on request, the patch of an answer version of a
-// workspace run (capped, deduplicated and rate-limited per webview).
+// intents (cancel, answer now, notes, actions, links, start) are carried out here; on request, the patch of an
+// answer version of a workspace run (capped, deduplicated and rate-limited per webview).
 
 import type { RunEvent } from '../../core/engine/events';
 import { safeExternalLink } from '../../protocol/links';
@@ -230,6 +230,26 @@ export class ViewerConnection implements Disposable {
         return;
       case 'requestDiff':
         return this.diff(m.runId, m.version);
+      case 'note':
+        return this.note(m);
+      case 'answerNow': {
+        const feed = this.hub.feed(m.runId);
+        if (feed?.running) feed.run.answerNow();
+        return;
+      }
+    }
+  }
+
+  /** Sends the note, or says why not: the page keeps the text until the note shows up as an event. */
+  private note(m: WebviewMessageOf<'note'>): void {
+    const feed = this.hub.feed(m.runId);
+    const refuse = (why: string) => this.send(hostMessage({ type: 'noteRefused', runId: m.runId, ...(m.agentId !== undefined ? { agentId: m.agentId } : {}), text: `Your note was not sent: ${why}.` }));
+    if (!feed?.running) return refuse('the run is no longer going');
+    if (m.agentId !== undefined && !feed.run.state.agents.some((a) => a.id === m.agentId)) return refuse(`there is no agent ${m.agentId.slice(0, 60)} in this run`);
+    try {
+      feed.run.note(m.text, { agentId: m.agentId, changesTask: m.changesTask });
+    } catch (err) {
+      refuse((err as Error).message);
     }
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { FakeServices, FakeSource, MemoryFs } from '../../../test/webview/fakes';
 import { fullRun, renumber, workspaceRun } from '../../../test/webview/scenarios';
 import type { RunEvent } from '../../core/engine/events';
-import { MAX_PATCH_CHARS, parseHostMessage, webviewMessage, type HostMessage, type HostMessageOf } from '../../protocol/messages';
+import { MAX_NOTE_CHARS, MAX_PATCH_CHARS, parseHostMessage, webviewMessage, type HostMessage, type HostMessageOf } from '../../protocol/messages';
 import { reduceView, type RunView } from '../../protocol/state';
 import { applyDelta, DeltaCursor } from '../../protocol/sync';
 import { RunHistory } from './history';
@@ -261,6 +261,55 @@ describe('vote viewer: host hub', () => {
     assert.deepEqual(services.panels, ['run-1']);
     assert.deepEqual(services.opened, ['https://zod.dev/api']);
     assert.equal(services.logs.filter((l) => /refused to open a link/.test(l)).length, 2);
+    hub.dispose();
+  });
+
+  it('notes and Answer now reach the run going; a note that cannot be sent comes back as a notice, and none reaches a finished run', async () => {
+    const { source, hub, services } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const run = source.start('run-1', 'Refactor', events.slice(0, 20));
+    await tick();
+    const agent = run.state.agents[1].id;
+    const live = run.state.agents.filter((a) => a.status !== 'failed').length;
+    page.send({ type: 'note', runId: 'run-1', text: 'Use metric units.', changesTask: false });
+    page.send({ type: 'note', runId: 'run-1', text: 'Only you: keep it short.', agentId: agent, changesTask: true });
+    page.send({ type: 'note', runId: 'run-1', text: 'To nobody.', agentId: 'nobody', changesTask: false });
+    page.send({ type: 'note', runId: 'run-1', text: '', changesTask: false });
+    page.send({ type: 'note', runId: 'run-1', text: 'x'.repeat(MAX_NOTE_CHARS + 1), changesTask: false });
+    await tick(10);
+    assert.deepEqual(run.notes, [
+      { text: 'Use metric units.', agentId: undefined, changesTask: false },
+      { text: 'Only you: keep it short.', agentId: agent, changesTask: true },
+    ]);
+    assert.deepEqual(page.of('noteRefused').map((n) => [n.agentId, n.text]), [['nobody', 'Your note was not sent: there is no agent nobody in this run.']]);
+    assert.equal(services.logs.filter((l) => /dropped a message from the webview: invalid 'note'/.test(l)).length, 2, 'an empty note and one too long are dropped');
+    const added = page.of('delta').flatMap((d) => d.events).filter((e) => e.type === 'note_added');
+    assert.deepEqual(added.map((e) => e.type === 'note_added' && [e.text, e.agentIds.length, e.changesTask]), [['Use metric units.', live, false], ['Only you: keep it short.', 1, true]], 'the page sees them as events');
+
+    run.noteError = "no live agent 'beta'";
+    page.send({ type: 'note', runId: 'run-1', text: 'Too late for beta.', agentId: agent, changesTask: false });
+    await tick(5);
+    assert.deepEqual(page.of('noteRefused').pop(), { v: 1, type: 'noteRefused', runId: 'run-1', agentId: agent, text: "Your note was not sent: no live agent 'beta'." });
+
+    page.send({ type: 'answerNow', runId: 'run-1' });
+    await tick(5);
+    assert.equal(run.answeredNow, true);
+
+    await play(run, events.slice(20));
+    run.answeredNow = false;
+    const before = run.notes.length;
+    page.send({ type: 'answerNow', runId: 'run-1' });
+    page.send({ type: 'note', runId: 'run-1', text: 'After the end.', changesTask: false });
+    page.send({ type: 'note', runId: 'run-unknown', text: 'To a run that is not here.', changesTask: false });
+    await tick(5);
+    assert.equal(run.answeredNow, false, 'a finished run is not asked again');
+    assert.equal(run.notes.length, before, 'nor given notes');
+    assert.deepEqual(page.of('noteRefused').slice(-2).map((n) => [n.runId, n.agentId, n.text]), [
+      ['run-1', undefined, 'Your note was not sent: the run is no longer going.'],
+      ['run-unknown', undefined, 'Your note was not sent: the run is no longer going.'],
+    ]);
+    assert.equal(page.of('notice').length, 0, 'refusals come as noteRefused only');
     hub.dispose();
   });
 

@@ -22,6 +22,10 @@ export interface LiveRun {
   onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable;
   cancel(): void;
   cancelAgent(agentId: string): void;
+  /** Ends the run now with the best current answer (end reason user_stop). */
+  answerNow(): void;
+  /** The user's note to every live agent or one; throws, in words, when it cannot be sent. */
+  note(text: string, options: { agentId?: string; changesTask?: boolean }): void;
   /** Workspace runs: the unified patch of an answer version (`agentK.M`), kept by the run session. */
   patchOf?(versionLabel: string): string | undefined;
 }

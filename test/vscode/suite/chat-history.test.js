@@ -1,5 +1,6 @@
-// Follow-ups to @massgen in the chat view: the previous exchange goes to the agents as history (the engine's task),
-// but the vote viewer shows the user's own words as the run's task; a turn that produced no answer is not history.
+// Follow-ups to @massgen in the chat view: the previous exchange goes to the agents as the run's continuation (the
+// <PREVIOUS RUN> block of the engine's task, as `massgen run --continue` gives it), but the vote viewer shows the
+// user's own words as the run's task; a turn that produced no answer is not continued.
 'use strict';
 const vscode = require('vscode');
 const { assert, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright } = require('./helpers');
@@ -59,16 +60,17 @@ describe('@massgen follow-ups', function () {
     await ask('What is the capital of France?', /Paris is the capital[\s\S]*Open vote viewer/);
     const second = await tasksSince(seen);
     assert.ok(second.length > 0, 'the second question reached the model');
-    assert.ok(second.every((t) => !t.includes('<CONVERSATION_HISTORY>') && !t.includes('capital of Spain')), `the failed turn is not fed back:\n${second[0].slice(0, 600)}`);
+    assert.ok(second.every((t) => !t.includes('<PREVIOUS RUN>') && !t.includes('capital of Spain')), `the failed turn is not fed back:\n${second[0].slice(0, 600)}`);
 
     seen = (await fakeLm.requests()).length;
     await ask('And of Italy?', /Rome is the capital[\s\S]*Open vote viewer/);
     const third = await tasksSince(seen);
-    assert.ok(third[0].includes('<CONVERSATION_HISTORY>'), `the follow-up carries the previous exchange:\n${third[0].slice(0, 600)}`);
-    assert.ok(third[0].includes('What is the capital of France?') && third[0].includes(FRANCE), `with its question and answer:\n${third[0].slice(0, 600)}`);
+    assert.ok(third[0].includes('<PREVIOUS RUN>'), `the follow-up continues the previous exchange:\n${third[0].slice(0, 600)}`);
+    assert.ok(third[0].includes(`Question: What is the capital of France?\nFinal answer:\n${FRANCE}`), `with its question and answer:\n${third[0].slice(0, 600)}`);
+    assert.ok(third[0].includes('Follow-up: And of Italy?'), `then the follow-up:\n${third[0].slice(0, 600)}`);
 
     const run = api.runs.latest;
-    assert.ok(run.state.question.startsWith('<CONVERSATION_HISTORY>'), 'the engine\u2019s task is kept as it is');
+    assert.ok(run.state.question.startsWith('<PREVIOUS RUN>'), 'the engine\u2019s task is kept as it is');
     await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
     const task = await until(async () => {
       const t = await webview('.task-title', { timeoutMs: 5000 });

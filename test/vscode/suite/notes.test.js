@@ -1,0 +1,191 @@
+// The human in the loop in real VS Code, on Run on Selection against the fake OpenAI-compatible server: a note typed in
+// the vote viewer, and an @massgen chat message sent while the run is going, reach a later request of each agent's
+// model; Answer now (the viewer's button, and the command palette's MassGen: Answer Now) ends the run at once with
+// the best current answer, and the winner's diff opens.
+'use strict';
+const vscode = require('vscode');
+const { assert, EXTENSION_ID, log, until, screenshot, webview, playwright, clickInViewer, clearNotifications, notificationTexts, waitForFakeModel } = require('./helpers');
+const fakes = require('../out/fakes.js');
+const { WINNER, LOSER, setAgents, team, openSample, previewTab, closeAll } = require('./selection-run');
+
+/** Each model's first reply waits `firstMs[model]` before its first chunk, so notes can arrive while both stream. */
+function slowFirst(base, firstMs) {
+  const seen = new Set();
+  return async (request) => {
+    const reply = await base(request);
+    const model = request.body.model;
+    if (seen.has(model) || !firstMs[model] || 'error' in reply) return reply;
+    seen.add(model);
+    return { ...reply, ttftMs: firstMs[model] };
+  };
+}
+
+const text = (messages) => messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content || ''))).join('\n');
+
+/** Types `note` into the vote viewer's box to every agent and sends it with its button. */
+function typeNoteInViewer(note) {
+  return playwright(async ({ webviewFrames, sleep }, a) => {
+    for (let i = 0; i < 100; i++) {
+      for (const frame of await webviewFrames()) {
+        const input = await frame.$('.run-header .note-box:not([hidden]) textarea');
+        if (!input) continue;
+        await input.fill(a.note);
+        await (await frame.$('[aria-label="Send the note to every agent"]:not([disabled])')).click();
+        return true;
+      }
+      await sleep(150);
+    }
+    throw new Error('no note box in the vote viewer');
+  }, { note });
+}
+
+describe('Notes and Answer now (Run on Selection)', function () {
+  this.timeout(150000);
+  let api;
+  let server;
+
+  before(async () => {
+    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
+    await waitForFakeModel();
+  });
+
+  /** The run started after `before` (the latest run until then), once it has its first answer. */
+  const firstAnswerOfNewRun = (before) =>
+    until(() => {
+      const run = api.runs.latest;
+      return run && run !== before && run.state.answers.length > 0 && run;
+    }, 20000, 'the first answer of the new run');
+
+  beforeEach(() => clearNotifications());
+
+  afterEach(async () => {
+    if (api.runs.active.length) await vscode.commands.executeCommand('massgen.cancelRun');
+    if (server) await server.close();
+    server = undefined;
+    await closeAll();
+  });
+
+  after(async () => {
+    await setAgents(undefined);
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  });
+
+  it('a note typed in the viewer and an @massgen message sent while the run goes reach a later request of each agent', async () => {
+    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m1: 12000, m2: 12000 }));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    await until(() => server.chatRequests().length >= 2, 15000, 'both agents requesting');
+    const run = api.runs.latest;
+    const fromViewer = 'Please keep the function signature exactly as it is.';
+    const fromChat = 'Also mention the return type in the docstring.';
+
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id, preserveFocus: true });
+    await typeNoteInViewer(fromViewer);
+    await until(() => run.state.notes.length === 1, 10000, 'the viewer\u2019s note to reach the run');
+    const marker = await until(async () => {
+      const r = await webview('.tl-note', { property: 'aria-label', timeoutMs: 3000 });
+      return r.found && r.values.join('\n');
+    }, 10000, 'the note on the viewer\u2019s timeline');
+    assert.match(marker, /Your note: Please keep the function signature/);
+    await screenshot('notes-viewer-note-sent');
+
+    // The chat view is idle (the run was started from the editor), so VS Code hands @massgen the message at once.
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@massgen ${fromChat}` });
+    const reply = await playwright(async ({ page }) => {
+      const r = page.locator('.interactive-response').filter({ hasText: /as a note/ }).first();
+      await r.waitFor({ state: 'attached', timeout: 30000 });
+      return r.textContent();
+    }, null, 60000);
+    log('chat reply:', reply.replace(/\s+/g, ' ').slice(0, 300));
+    assert.match(reply, /still working on[\s\S]*went to its 2 agents as a note/);
+    await screenshot('notes-chat-note-sent');
+
+    await running;
+    assert.deepStrictEqual(run.state.notes.map((n) => [n.text, n.agentIds, n.changesTask]), [
+      [fromViewer, ['alpha', 'beta'], false],
+      [fromChat, ['alpha', 'beta'], false],
+    ]);
+    const requests = server.chatRequests();
+    for (const model of ['m1', 'm2']) {
+      const own = requests.filter((q) => q.body.model === model);
+      assert.ok(!text(own[0].body.messages).includes(fromViewer), `${model}'s first request went out before the notes`);
+      const later = own.slice(1).map((q) => text(q.body.messages));
+      assert.ok(later.some((t) => t.includes(`NOTE FROM THE USER (take it into account from now on):\n- ${fromViewer}`)), `${model} got the viewer's note`);
+      assert.ok(later.some((t) => t.includes(fromChat)), `${model} got the chat's note`);
+    }
+    assert.deepStrictEqual(run.state.notes.map((n) => [...n.deliveredTo].sort()), [['alpha', 'beta'], ['alpha', 'beta']], 'both delivered to both');
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
+    const listed = await until(async () => {
+      const r = await webview('.notes-list .note-text', { timeoutMs: 3000 });
+      return r.values.length >= 4 && r.values;
+    }, 10000, 'each column to list both notes');
+    assert.ok(listed.includes(fromViewer) && listed.includes(fromChat), JSON.stringify(listed));
+    await screenshot('notes-columns-after-run');
+  });
+
+  it('Answer now in the viewer ends the run at once with the best current answer, and the diff opens', async () => {
+    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m2: 60000 }));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const started = Date.now();
+    const before = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    const run = await firstAnswerOfNewRun(before);
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id, preserveFocus: true });
+    await screenshot('notes-answer-now-offered');
+    assert.strictEqual(await clickInViewer('Answer now', 15000), true, 'the viewer offers Answer now once there is an answer');
+    await running;
+    assert.ok(Date.now() - started < 45000, 'it did not wait for the slow agent');
+    assert.strictEqual(run.state.endReason, 'user_stop');
+    assert.strictEqual(run.state.winner.label, 'agent1.1');
+    await until(() => previewTab(), 15000, 'the winner\u2019s diff to open');
+    const told = (await notificationTexts()).join('\n');
+    assert.match(told, /you asked for the answer now/, told);
+    const phase = await until(async () => {
+      const p = (await webview('.phase', { property: 'innerText', timeoutMs: 3000 })).values.join('');
+      return /Answered now/.test(p) && p;
+    }, 10000, 'the viewer to say the run was answered now');
+    assert.match(phase, /Done · Answered now/);
+    assert.ok(!(await webview('.answer-now:not([hidden])', { timeoutMs: 500 })).found, 'no Answer now once the run ended');
+    await screenshot('notes-answered-now-diff');
+    const slow = server.chatRequests().filter((q) => q.body.model === 'm2');
+    assert.strictEqual(await slow[0].outcome, 'client_closed', 'the slow stream was stopped');
+  });
+
+  it('MassGen: Answer Now from the command palette does the same; with no run going it says so', async () => {
+    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m2: 60000 }));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const before = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    const run = await firstAnswerOfNewRun(before);
+    const offered = await until(async () => {
+      const items = await playwright(async ({ page, sleep }) => {
+        await page.keyboard.press('F1');
+        await sleep(300);
+        await page.keyboard.type('MassGen: Answer Now');
+        await sleep(500);
+        return page.locator('.quick-input-widget .monaco-list-row').allInnerTexts();
+      });
+      if (!items.some((t) => /MassGen: Answer Now/.test(t))) {
+        await playwright(async ({ page }) => page.keyboard.press('Escape'));
+        return false;
+      }
+      return items;
+    }, 15000, 'the palette to offer MassGen: Answer Now while a run is going');
+    log('palette:', offered.join(' | ').slice(0, 200));
+    await playwright(async ({ page }) => page.keyboard.press('Enter'));
+    await running;
+    assert.strictEqual(run.state.endReason, 'user_stop');
+    await until(() => previewTab(), 15000, 'the winner\u2019s diff to open');
+
+    await clearNotifications();
+    await vscode.commands.executeCommand('massgen.answerNow');
+    const told = await until(async () => {
+      const t = (await notificationTexts()).join('\n');
+      return /no run in progress/.test(t) && t;
+    }, 10000, 'a word that nothing is going');
+    assert.match(told, /MassGen: no run in progress/);
+  });
+});
