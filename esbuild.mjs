@@ -29,6 +29,27 @@ const zodEnglishOnly = {
 };
 
 /**
+ * @google/genai's Node build imports google-auth-library (Vertex AI and Google Cloud credentials) and ws (the Live
+ * API's WebSocket) at its top, ~300 KB minified with their dependencies. MassGen calls Gemini with an API key only
+ * (the SDK then never constructs GoogleAuth) and never opens the Live API, so both are bundled as classes that
+ * say so if anything ever constructs them.
+ */
+const geminiApiKeyOnly = {
+  name: 'gemini-api-key-only',
+  setup(build) {
+    build.onResolve({ filter: /^(google-auth-library|ws)$/ }, (args) => {
+      if (!/[\\/]@google[\\/]genai[\\/]/.test(args.importer)) return undefined;
+      return { path: args.path, namespace: 'gemini-unbundled' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'gemini-unbundled' }, (args) => {
+      const name = args.path === 'ws' ? 'WebSocket' : 'GoogleAuth';
+      const why = args.path === 'ws' ? "Gemini's Live API is not part of MassGen" : 'MassGen calls Gemini with an API key (GEMINI_API_KEY / GOOGLE_API_KEY); Google Cloud credentials (Vertex AI) are not supported';
+      return { contents: `export class ${name} { constructor() { throw new Error(${JSON.stringify(why)}); } }`, loader: 'js' };
+    });
+  },
+};
+
+/**
  * The node bundles' esbuild options, by output file name.
  * @param {{ outdir: string, production: boolean }} options
  * @returns {Record<'extension.js' | 'runtime.js' | 'cli.js' | 'cli-main.js', import('esbuild').BuildOptions>}
@@ -45,7 +66,7 @@ export function nodeBundles({ outdir, production }) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, geminiApiKeyOnly],
   };
   return {
     // `./runtime.js` stays a run-time require of the sibling bundle.
