@@ -25,7 +25,7 @@ import { consensusOf, endingNote, noAnswer } from './run/outcome';
 import { failureInWords } from '../protocol/failure-words';
 import { checksSummaryLine } from '../protocol/checks';
 import { escapeMarkdown } from './lm-tool/plan';
-import { pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions } from './run/on-workspace';
+import { offerCheck, pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions } from './run/on-workspace';
 import type { PreviousRun } from '../core/run/continuation';
 import { isNoteRequest, noteSentMarkdown, previousRunOf } from './chat-followup';
 
@@ -82,6 +82,7 @@ async function workspaceToEdit(stream: vscode.ChatResponseStream): Promise<{ uri
     stream.markdown('Cancelled: nothing ran.');
     return undefined;
   }
+  await offerCheck(picked.uri);
   return picked;
 }
 

@@ -1,7 +1,8 @@
 // The project's checks in real VS Code: `massgen.checks` in the workspace settings makes a workspace run (here
 // `@massgen /edit` without attachments) check every answer version in the bubblewrap sandbox; the vote viewer shows a
 // badge per version whose results open in place (check output as text), the winner's verification, and the chat's
-// summary line. Without checks, Run on Workspace offers the project's own test command (a Makefile `test:` target):
+// summary line. Without checks, a workspace run (Run on Workspace, or @massgen /edit) offers the project's own test
+// command (a Makefile `test:` target, package.json, go.mod):
 // "Use it" writes massgen.checks in the workspace settings and this run is checked; "Not now" runs without.
 'use strict';
 const fs = require('fs');
@@ -21,6 +22,7 @@ const rootUri = () => vscode.workspace.workspaceFolders[0].uri;
 const settingsDir = () => path.join(root(), '.vscode');
 const makefile = () => path.join(root(), 'Makefile');
 const packageJson = () => path.join(root(), 'package.json');
+const goMod = () => path.join(root(), 'go.mod');
 const writeSample = () => ({ name: 'write_file', input: { path: 'sample.py', content: CHANGED } });
 
 /** The viewer's view of version `label`: its badge, and (opened with a click) its results and output. */
@@ -83,6 +85,7 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     await vscode.workspace.getConfiguration('massgen', rootUri()).update('verification', undefined, vscode.ConfigurationTarget.Workspace);
     fs.rmSync(makefile(), { force: true });
     fs.rmSync(packageJson(), { force: true });
+    fs.rmSync(goMod(), { force: true });
     fs.writeFileSync(path.join(root(), 'sample.py'), ORIGINAL);
   });
 
@@ -180,5 +183,19 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     const badges = await webview('details.answer[data-label="agent1.1"] .checks-badge', { property: 'hidden', timeoutMs: 10000 });
     assert.ok(badges.values.length > 0 && badges.values.every((v) => v !== null), `no badge shown: ${JSON.stringify(badges)}`);
     await discardPreview(running);
+  });
+
+  it('@massgen /edit on the workspace offers the suggestion too (go.mod here); "Not now" and the chat run goes on', async function () {
+    if (!runnerAvailable) this.skip();
+    fs.writeFileSync(goMod(), 'module example.com/sample\n\ngo 1.22\n');
+    await fakeLm.configure({ handler: teamHandler({ api, answer: ANSWER, steps: [writeSample()] }) });
+    const previous = api.runs.latest;
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@massgen /edit Make add() validate its input', modelSelector: { vendor: FAKE_VENDOR, id: FAKE_MODEL_ID } });
+    assert.match(await clickNotificationButton('as a check?', 'Not now'), /use “go test \.\/\.\.\.” as a check\? Found go\.mod/);
+    const run = await until(() => api.runs.latest !== previous && api.runs.latest, 30000, 'the chat\'s workspace run');
+    const result = await run.result;
+    assert.strictEqual(result.winnerLabel, 'agent1.1');
+    assert.deepStrictEqual(run.state.checks, {});
+    assert.strictEqual(vscode.workspace.getConfiguration('massgen', rootUri()).inspect('checks').workspaceValue, undefined, 'nothing written');
   });
 });
