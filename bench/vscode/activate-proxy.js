@@ -19,6 +19,8 @@ function stub(name) {
       if (prop === 'toString' || prop === 'toJSON') return () => name;
       return stub(`${name}.${String(prop)}`);
     },
+    // Assignments (a status-bar item's `name`, `text`…) are accepted and forgotten: a function's own `name` is read-only.
+    set: () => true,
     apply: () => stub(`${name}()`),
     construct: () => stub(`new ${name}`),
   });

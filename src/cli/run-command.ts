@@ -4,7 +4,7 @@
 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { checkName, DEFAULT_CHECK_TIMEOUT_SECONDS, verificationOf } from '../core/config/checks';
+import { checksFromCommands, verificationOf } from '../core/config/checks';
 import { discoverConfig } from '../core/config/discover';
 import { ConfigError, formatIssue, loadConfigFile, type ConfigWarning } from '../core/config/load';
 import type { MassGenConfig } from '../core/config/types';
@@ -80,7 +80,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     return EXIT.ok;
   }
   if (cmd.timeoutSeconds) config.timeouts.orchestratorTimeoutSeconds = cmd.timeoutSeconds;
-  if (cmd.checks.length) config.orchestrator.checks = cmd.checks.map((command) => ({ name: checkName(command), command, timeoutSeconds: DEFAULT_CHECK_TIMEOUT_SECONDS, required: true }));
+  if (cmd.checks.length) config.orchestrator.checks = checksFromCommands(cmd.checks);
   if (cmd.verification) config.orchestrator.verification = cmd.verification;
   const planned = planWorkspace(config, { workspace: cmd.workspace, cwd: io.cwd, commands: cmd.allowCommands });
   if (!planned.ok) return fail(io, EXIT.config, `Configuration error: ${planned.error}`);

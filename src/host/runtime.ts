@@ -71,7 +71,8 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
       },
       // From the chat's button, the run it is about; from the palette, the latest run going.
       'massgen.answerNow': (runId?: string) => {
-        if (!runs.answerNow(typeof runId === 'string' ? runId : undefined)) void vscode.window.showInformationMessage('MassGen: no run in progress.');
+        const done = runs.answerNow(typeof runId === 'string' ? runId : undefined);
+        if ('refused' in done) void vscode.window.showInformationMessage(`MassGen: Answer now: ${done.refused}.`);
       },
       'massgen.showVoteViewer': (args?: ShowVoteViewerArgs) => viewer.show(args),
       'massgen.openVoteViewerPanel': (args?: { runId?: string; preserveFocus?: boolean }) => viewer.openPanel(args),

@@ -64,8 +64,8 @@ export interface FakeResponsesStreamReply {
   incomplete?: string;
   /** End with response.failed carrying this error. */
   failed?: { code: string; message: string };
-  /** An `error` event after the items (the stream ends after it). */
-  streamError?: { code: string; message: string };
+  /** An `error` event after the items (the stream ends after it); `nested` sends its details under `error`, as some servers do. */
+  streamError?: { code: string; message: string; nested?: boolean };
 }
 
 /** An HTTP error with OpenAI's body `{error: {message, type, param, code}}`. */
@@ -255,7 +255,8 @@ async function stream(requestIndex: number, body: FakeResponsesBody, reply: Fake
   };
   usage.total_tokens = usage.input_tokens + usage.output_tokens;
   if (reply.streamError) {
-    events.push({ type: 'error', code: reply.streamError.code, message: reply.streamError.message, param: null });
+    const { code, message, nested } = reply.streamError;
+    events.push(nested ? { type: 'error', error: { type: 'invalid_request_error', code, message, param: null } } : { type: 'error', code, message, param: null });
   } else if (reply.failed) {
     events.push({ type: 'response.failed', response: { ...base, status: 'failed', output, error: reply.failed, usage: null } });
   } else if (reply.incomplete) {

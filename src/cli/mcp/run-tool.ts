@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { discoverConfig } from '../../core/config/discover';
-import { checkName, DEFAULT_CHECK_TIMEOUT_SECONDS, verificationOf } from '../../core/config/checks';
+import { checksFromCommands, verificationOf } from '../../core/config/checks';
 import { ConfigError, formatIssue, loadConfigFile } from '../../core/config/load';
 import type { MassGenConfig } from '../../core/config/types';
 import { fenceFor } from '../../core/edit/selection-task';
@@ -89,7 +89,7 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
   if ('error' in resolved) return toolError(resolved.error);
   const { config, notes } = resolved;
   // The checks as `massgen run --check/--verification` takes them: the arguments replace the config's.
-  if (input.checks?.length) config.orchestrator.checks = input.checks.map((command) => ({ name: checkName(command), command, timeoutSeconds: DEFAULT_CHECK_TIMEOUT_SECONDS, required: true }));
+  if (input.checks?.length) config.orchestrator.checks = checksFromCommands(input.checks);
   if (input.verification) config.orchestrator.verification = input.verification;
   if (input.checks?.length && input.workspace === undefined) return toolError('checks run on the agents\' changes: pass workspace too (the folder whose copies the agents change).');
   const workspace = input.workspace === undefined ? undefined : resolve(ctx.cwd, input.workspace);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkName, verificationOf } from './checks';
+import { checkName, checksFromCommands, verificationOf } from './checks';
 import { parseConfigText } from './load';
 import { ConfigError } from './report';
 
@@ -47,5 +47,12 @@ describe('config: orchestrator.checks and verification', () => {
   it('names a check by its first words, shortened for a badge', () => {
     assert.equal(checkName('  npm   run test -- --watch=false'), 'npm run test');
     assert.equal(checkName(`${'x'.repeat(60)} y`).length, 40);
+  });
+
+  it('bare commands (--check, massgen_run) become required checks with distinct names', () => {
+    const checks = checksFromCommands(['npm run test -- a', 'npm run test -- b', 'npm run test -- c', 'make lint']);
+    assert.deepEqual(checks.map((c) => c.name), ['npm run test', 'npm run test #2', 'npm run test #3', 'make lint']);
+    assert.ok(checks.every((c) => c.required && c.timeoutSeconds === 300));
+    assert.equal(checks[1].command, 'npm run test -- b');
   });
 });

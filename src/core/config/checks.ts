@@ -21,6 +21,21 @@ export function checkName(command: string): string {
   return words.length > 40 ? `${words.slice(0, 39)}…` : words;
 }
 
+/**
+ * Checks given as bare commands (`massgen run --check`, `massgen_run {checks}`): required, the default timeout, named
+ * by `checkName`, a repeated name numbered ("npm run test #2"), since results are matched to their check by name.
+ */
+export function checksFromCommands(commands: readonly string[]): CheckSpec[] {
+  const taken = new Set<string>();
+  return commands.map((command) => {
+    const base = checkName(command);
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base} #${n}`;
+    taken.add(name);
+    return { name, command, timeoutSeconds: DEFAULT_CHECK_TIMEOUT_SECONDS, required: true };
+  });
+}
+
 /** The checks as the engine takes them; a duplicate name is an error at its entry. */
 export function toChecks(raw: readonly z.infer<typeof CheckSchema>[], at: Path, report: Report): CheckSpec[] {
   const checks: CheckSpec[] = [];

@@ -1,7 +1,8 @@
 // The project's checks on a new answer version, before it joins the board: voters then always see its results, and
 // its author learns of a failure in the reply to its `new_answer`. The checks run on the run's signal, not the
 // turn's: a turn that times out meanwhile still gets them (they have their own timeouts), and an identical change
-// from another agent shares them. Only the run stopping or the agent being cancelled stops the wait.
+// from another agent shares them. Only the run stopping or the agent being cancelled stops the wait; the checks
+// themselves stop when the run does, or when the agents are done (`RunContext.settleChecks`).
 
 import { AbortedError } from '../util/sleep';
 import type { AnswerChange, CheckResult } from './events';
@@ -12,7 +13,8 @@ export async function checkAnswer(ctx: RunContext, agent: AgentRuntime, checks: 
   const label = `${agent.label}.${(ctx.board.latest(agent.spec.id)?.version ?? 0) + 1}`;
   const agentId = agent.spec.id;
   ctx.emit({ type: 'checks_started', agentId, label, names: [...checks.names] });
-  const pending = checks.run({ label, change }, ctx.signal, (result) => ctx.emit({ type: 'check_finished', agentId, label, result }));
+  const pending = checks.run({ label, change }, ctx.checksSignal, (result) => ctx.emit({ type: 'check_finished', agentId, label, result }));
+  ctx.trackChecks(pending);
   await untilSettledOrAborted(pending, turnSignal);
   if (agent.failed || ctx.stopCause) throw new AbortedError();
   return pending;

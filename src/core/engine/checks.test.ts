@@ -62,6 +62,9 @@ describe('engine: checks count with the votes', () => {
       const voting = team.requests(id).filter(boardHasAnswers).map(requestText);
       assert.ok(voting.length > 0);
       assert.match(voting[voting.length - 1], /\[Checks on agent1's change: tests FAILED \(exit 1\)\]\nOutput of tests \(its end\):\nAssertionError: add\(2, 3\) expected 5, got -1/, `${id} was shown agent1's failure`);
+      // The author sees its own answer by reference (it is in its new_answer call), with its failing checks.
+      const own = id === 'a' ? /<agent1> your own answer agent1\.1, as in your new_answer call above\n\[Changed files .*\]\n\[Checks on agent1's change: tests FAILED/ : /<agent1> Fixed add\(\) by swapping the operands\.\n\[Changed files .*\]\n\[Checks on agent1's change/;
+      assert.match(voting[voting.length - 1], own);
       assert.match(voting[voting.length - 1], /\[Checks on agent2's change: tests passed\]/);
     }
     assert.match(team.requests('a')[0].system!, /MassGen runs the project's checks \(`tests`\) on every answer's change.*cannot win while another passes/s);
@@ -105,6 +108,38 @@ describe('engine: checks count with the votes', () => {
     assert.equal(result.reason, 'timeout');
     assert.equal(team.of('answer_added').length, 0, 'an answer whose checks never finished does not join the board');
     assert.equal(team.of('check_finished')[0].result.status, 'cancelled');
+  });
+
+  it('an agent cancelled while its checks run: they are stopped before the run ends, not left running in its copy', async () => {
+    const slow = fakeChecks('inform', [], 20_000);
+    const quick = fakeChecks('inform', ['fast']);
+    let checkSignal: AbortSignal | undefined;
+    const mixed: AnswerChecks = {
+      ...quick,
+      run: (version, signal, onResult) => {
+        if (version.change.id !== 'slow') return quick.run(version, signal, onResult);
+        checkSignal = signal;
+        return slow.run(version, signal, onResult);
+      },
+    };
+    const team = runTeam(
+      [
+        { id: 'a', script: answerThenVote('Slow to check.', 'agent2'), workspace: copy('slow') },
+        { id: 'b', script: answerThenVote('Quick to check.', 'agent2'), workspace: copy('fast') },
+      ],
+      { checks: mixed },
+    );
+    while (!checkSignal) await sleep(5, new AbortController().signal);
+    team.orchestrator.cancelAgent('a');
+    const started = Date.now();
+    const result = await team.result;
+    assert.ok(Date.now() - started < 3000, 'the run did not wait out the check');
+    assert.equal(result.winnerLabel, 'agent2.1');
+    assert.equal(checkSignal.aborted, true, 'the cancelled agent\'s check was stopped');
+    const types = team.events.map((e) => e.type);
+    const cancelled = team.of('check_finished').find((e) => e.label === 'agent1.1');
+    assert.equal(cancelled?.result.status, 'cancelled');
+    assert.ok(types.lastIndexOf('check_finished') < types.indexOf('run_ended'), 'no check reports after run_ended');
   });
 
   it('a turn that times out during the checks still gets its answer in, with its results', async () => {

@@ -19,6 +19,8 @@ import { runTurnWithRetries } from './turn';
 export class Orchestrator {
   private readonly ctx: RunContext;
   private started = false;
+  /** The agents are done: the winner and the final answer are being decided, so a note would reach no one. */
+  private finishing = false;
   private readonly cancelAtStart = new Set<AgentRuntime>();
 
   constructor(options: RunOptions) {
@@ -38,6 +40,7 @@ export class Orchestrator {
   /** The user's note to every live agent or one (see RunContext.addNote); returns its id. Only while the run runs. */
   note(text: string, options: { agentId?: string; changesTask?: boolean } = {}): string {
     if (!this.started || this.ctx.ended || this.ctx.stopCause) throw new Error('the run is not running');
+    if (this.finishing) throw new Error('the agents are done: the final answer is being written');
     const trimmed = text.trim();
     if (!trimmed) throw new Error('the note is empty');
     return this.ctx.addNote(trimmed, options);
@@ -76,6 +79,8 @@ export class Orchestrator {
       this.started = true;
       for (const agent of this.cancelAtStart) this.cancelAgent(agent.spec.id);
       const reason = await this.coordinate();
+      this.finishing = true;
+      await ctx.settleChecks();
       return await finish(ctx, reason);
     } finally {
       await Promise.all(ctx.agents.map((a) => a.spec.toolbox?.close?.().catch(() => undefined)));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type MassGenConfig } from '../config/types';
-import { configFingerprint, mergedCoverage, mergeMismatch, publicUrl, resumeMismatch, type EvalManifest } from './manifest';
+import { configFingerprint, mergedCoverage, mergeMismatch, resumeMismatch, type EvalManifest } from './manifest';
 
 const config = (over: { apiKey?: string; model?: string; url?: string } = {}): MassGenConfig => ({
   agents: [{ id: 'a', backend: { type: 'openai', family: 'openai-compatible', model: over.model ?? 'm1', baseUrl: over.url ?? 'https://api.example.com/v1', apiKey: over.apiKey ?? 'sk-one' } }],
@@ -27,11 +27,6 @@ describe('eval manifest', () => {
     assert.equal(configFingerprint(config({ url: 'https://u:sk-1@api.example.com/v1?key=sk-2' })), configFingerprint(config()));
     assert.notEqual(configFingerprint(config({ model: 'm2' })), configFingerprint(config()));
     assert.match(configFingerprint(config()), /^[0-9a-f]{64}$/);
-  });
-
-  it('publicUrl drops credentials, query and fragment', () => {
-    assert.equal(publicUrl('https://user:pw@host:8080/v1?api_key=sk#x'), 'https://host:8080/v1');
-    assert.equal(publicUrl(undefined), undefined);
   });
 
   it('resume only into a folder of the same dataset, team, systems and shard', () => {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { MassGenConfig } from '../config/types';
 import type { SystemSpec } from './systems';
+import { publicUrl } from '../util/url';
 
 export interface Shard {
   /** 1-based. */
@@ -29,24 +30,13 @@ export interface EvalManifest {
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** A URL without credentials, query or fragment (a key may hide in any of them). */
-export function publicUrl(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//');
-  }
-}
-
 /** What decides the team's answers, keys left out: the same fingerprint means results can be pooled. */
 export function configFingerprint(config: MassGenConfig): string {
   const agents = config.agents.map((a) => ({
     id: a.id,
     type: a.backend.type,
     model: a.backend.model,
-    url: publicUrl(a.backend.baseUrl) ?? null,
+    url: a.backend.baseUrl ? publicUrl(a.backend.baseUrl) : null,
     temperature: a.backend.temperature ?? null,
     maxTokens: a.backend.maxTokens ?? null,
     topP: a.backend.topP ?? null,

@@ -11,6 +11,7 @@ import { CACHE_POLICIES } from '../usage/cache';
 import type { BuiltinTool } from '../config/types';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError } from './types';
+import { publicUrl } from '../util/url';
 
 // The package is an ES module whose CommonJS build Node's `require` loads (as the bundles do); only the types come
 // from its ESM declarations.
@@ -65,6 +66,8 @@ interface CallRecord {
 export class GeminiProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  /** The base URL as it may be shown (no credentials or query). */
+  private readonly shownUrl: string;
   /** Gemini caches prompts implicitly: a request that starts like a recent one is billed the cached part at less. */
   readonly promptCache = CACHE_POLICIES.gemini;
   private readonly baseUrl: string;
@@ -82,7 +85,8 @@ export class GeminiProvider implements ModelProvider {
     this.baseUrl = version ? root.slice(0, -version[0].length) : root;
     this.apiVersion = version?.[1] ?? DEFAULT_API_VERSION;
     this.apiKey = options.apiKey || undefined;
-    this.description = `gemini ${this.model} @ ${this.baseUrl}`;
+    this.shownUrl = publicUrl(this.baseUrl);
+    this.description = `gemini ${this.model} @ ${this.shownUrl}`;
     this.client = new GoogleGenAI({ apiKey: this.apiKey ?? PLACEHOLDER_KEY, apiVersion: this.apiVersion, httpOptions: { baseUrl: this.baseUrl } });
   }
 
@@ -113,12 +117,12 @@ export class GeminiProvider implements ModelProvider {
     } catch (error) {
       throw this.toProviderError(error, signal, exchange, assembler.text.length);
     }
-    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
+    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.shownUrl} was aborted`);
     const blocked = assembler.blockReason();
-    if (blocked) throw new ProviderError('invalid_request', `${this.model} @ ${this.baseUrl} blocked the prompt (${blocked})`);
+    if (blocked) throw new ProviderError('invalid_request', `${this.model} @ ${this.shownUrl} blocked the prompt (${blocked})`);
     const response = assembler.result();
     if (!response) {
-      throw new ProviderError('stream_cut', `stream from ${this.baseUrl} ended without a finishReason (${assembler.text.length} chars received)`);
+      throw new ProviderError('stream_cut', `stream from ${this.shownUrl} ended without a finishReason (${assembler.text.length} chars received)`);
     }
     for (const [id, record] of assembler.records) this.calls.set(id, record);
     return response;
@@ -193,10 +197,10 @@ export class GeminiProvider implements ModelProvider {
 
   private toProviderError(error: unknown, signal: AbortSignal, exchange: Exchange, received: number): ProviderError {
     if (error instanceof ProviderError) return error;
-    if (signal.aborted) return new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
-    const at = `${this.model} @ ${this.baseUrl}`;
+    if (signal.aborted) return new ProviderError('aborted', `request to ${this.shownUrl} was aborted`);
+    const at = `${this.model} @ ${this.shownUrl}`;
     if (error instanceof ConnectionFailure) {
-      return new ProviderError('network', `cannot reach ${this.baseUrl}: ${describeNetworkCause(error.cause)}`, { cause: error.cause });
+      return new ProviderError('network', `cannot reach ${this.shownUrl}: ${describeNetworkCause(error.cause)}`, { cause: error.cause });
     }
     if (error instanceof ApiError) {
       const body = parseErrorBody(error.message);
@@ -214,7 +218,7 @@ export class GeminiProvider implements ModelProvider {
         : failure;
     }
     // Anything thrown while the body was read (undici's "terminated", the SDK's "Incomplete JSON segment"): a cut stream.
-    return new ProviderError('stream_cut', `stream from ${this.baseUrl} was cut after ${received} chars: ${redact(describeNetworkCause(error), this.apiKey)}`, { cause: error });
+    return new ProviderError('stream_cut', `stream from ${this.shownUrl} was cut after ${received} chars: ${redact(describeNetworkCause(error), this.apiKey)}`, { cause: error });
   }
 }
 

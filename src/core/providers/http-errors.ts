@@ -4,6 +4,7 @@
 // the shape of its servers' error bodies.
 import { randomUUID } from 'node:crypto';
 import { ProviderError, type ProviderErrorKind } from './types';
+import { hideUrlSecrets } from '../util/url';
 
 // The SDK's timeout only covers the wait for response headers (it is cleared once the stream starts), so it must
 // allow for a local model's slow prompt processing. Stalls mid-stream are the engine's turn timeout to catch.
@@ -149,5 +150,5 @@ export function describeNetworkCause(error: unknown): string {
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && message) deepest = message;
   }
-  return deepest || 'connection failed';
+  return deepest ? hideUrlSecrets(deepest) : 'connection failed';
 }

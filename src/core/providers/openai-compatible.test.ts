@@ -321,6 +321,15 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.match(error.message, /connection refused/);
   });
 
+  it('never shows credentials or a query of its base URL (a ${VAR} may put a key there)', async () => {
+    const port = await closedPort();
+    const p = new OpenAICompatibleProvider({ model: 'm', baseUrl: `http://user:sk-IN-URL-1@127.0.0.1:${port}/v1?key=sk-IN-QUERY-2` });
+    assert.equal(p.description, `openai-compatible m @ http://127.0.0.1:${port}/v1`);
+    const error = await rejection(p.complete(request(), { signal: new AbortController().signal }));
+    assert.ok(error.message.includes(`127.0.0.1:${port}/v1`), error.message);
+    assert.doesNotMatch(error.message, /sk-IN-/);
+  });
+
   describe('deviations of other OpenAI-compatible servers', () => {
     const live = () => new AbortController().signal;
     const texts = (deltas: StreamDelta[]) => deltas.map((d) => (d.type === 'text' ? d.text : '')).join('');

@@ -156,6 +156,16 @@ describe('OpenAIResponsesProvider (against the fake Responses server)', () => {
     assert.match(limited.message, /Slow down/);
   });
 
+  it('classifies an error event with nested details by its code: a context overflow or no credit is not retried as a server fault', async () => {
+    await start((r) => ({ text: 'x', streamError: { code: r.index === 0 ? 'context_length_exceeded' : 'insufficient_quota', message: r.index === 0 ? 'Too long.' : 'No credit.', nested: true } }));
+    const long = await rejection(provider().complete(request(), { signal: live() }));
+    assert.equal(long.kind, 'invalid_request');
+    assert.match(long.message, /context_length_exceeded.*Too long/);
+    const broke = await rejection(provider().complete(request(), { signal: live() }));
+    assert.equal(broke.kind, 'auth');
+    assert.match(broke.message, /insufficient_quota.*No credit/);
+  });
+
   it('asks once more without a sampling parameter the model refuses, and never sends it again', async () => {
     const s = await start((r) => ('temperature' in r.body ? { error: { status: 400, message: "Unsupported parameter: 'temperature' is not supported with this model.", code: 'unsupported_parameter' } } : { text: 'ok' }));
     const p = provider({ temperature: 0.2 });

@@ -12,6 +12,7 @@ import { Client, closingLastEvent, serverMessage } from './openai-compatible';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError } from './types';
 import { CACHE_POLICIES } from '../usage/cache';
+import { publicUrl } from '../util/url';
 
 export interface OpenAIResponsesOptions {
   model: string;
@@ -46,6 +47,8 @@ function isReasoningModel(model: string): boolean {
 export class OpenAIResponsesProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  /** The base URL as it may be shown (no credentials or query). */
+  private readonly shownUrl: string;
   /** OpenAI's automatic prefix cache, routed per agent by `prompt_cache_key`. */
   readonly promptCache = CACHE_POLICIES.openai;
   private readonly baseUrl: string;
@@ -59,7 +62,8 @@ export class OpenAIResponsesProvider implements ModelProvider {
     this.model = options.model;
     this.baseUrl = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
     this.apiKey = options.apiKey || undefined;
-    this.description = `openai-responses ${this.model} @ ${this.baseUrl}`;
+    this.shownUrl = publicUrl(this.baseUrl);
+    this.description = `openai-responses ${this.model} @ ${this.shownUrl}`;
     this.client = new Client({
       baseURL: this.baseUrl,
       apiKey: this.apiKey ?? PLACEHOLDER_KEY,
@@ -69,7 +73,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
     });
     this.errors = {
       classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
-      where: this.baseUrl,
+      where: this.shownUrl,
       key: this.apiKey,
       streamUnit: 'event',
       fromApiError: (error) => this.fromApiError(error),
@@ -85,12 +89,12 @@ export class OpenAIResponsesProvider implements ModelProvider {
       throw toProviderError(error, signal, this.errors);
     }
     // On abort the SDK's stream iterator ends quietly instead of throwing, so the signal is the only witness.
-    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
+    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.shownUrl} was aborted`);
     const failure = assembler.failure();
-    if (failure) throw new ProviderError(failure.kind, `${this.model} @ ${this.baseUrl} ${failure.message}`);
+    if (failure) throw new ProviderError(failure.kind, `${this.model} @ ${this.shownUrl} ${failure.message}`);
     const response = assembler.result();
     if (!response) {
-      throw new ProviderError('stream_cut', `stream from ${this.baseUrl} ended before response.completed (${assembler.text.length} chars received)`);
+      throw new ProviderError('stream_cut', `stream from ${this.shownUrl} ended before response.completed (${assembler.text.length} chars received)`);
     }
     return response;
   }
@@ -152,8 +156,12 @@ export class OpenAIResponsesProvider implements ModelProvider {
 
   private fromApiError(error: APIError): ProviderError {
     const message = serverMessage(error, this.apiKey);
-    const at = `${this.model} @ ${this.baseUrl}`;
-    if (error.status === undefined) return new ProviderError('server', `${at} reported an error in its response: ${message}`);
+    const at = `${this.model} @ ${this.shownUrl}`;
+    if (error.status === undefined) {
+      // An `error` event with its details nested under `error` (the SDK throws on those): classified by its code.
+      const failure = failureOf(typeof error.code === 'string' ? error.code : undefined, message, 'reported an error in its response');
+      return new ProviderError(failure.kind, `${at} ${failure.message}`);
+    }
     return statusError(error.status, at, message, error.headers);
   }
 }
@@ -194,7 +202,8 @@ interface Failure {
 /** Error codes the Responses API sends inside the stream, by the status each stands for. */
 const ERROR_CODE_STATUS: Readonly<Record<string, number>> = {
   rate_limit_exceeded: 429,
-  insufficient_quota: 429,
+  // Out of credits: waiting does not help (the chat-completions path maps its 429 the same way only by status).
+  insufficient_quota: 402,
   server_error: 500,
   invalid_prompt: 400,
   context_length_exceeded: 400,

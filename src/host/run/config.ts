@@ -6,13 +6,13 @@
 
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { keyRequirement } from '../../core/config/backends';
 import { loadConfigFile, type ConfigWarning } from '../../core/config/load';
 import { configFromSettings, type MassGenSettings, type SettingsAgent } from '../../core/config/settings';
 import type { MassGenConfig } from '../../core/config/types';
 import type { KeyStore } from '../keys';
 import { applyRunChecks } from './checks-settings';
+import { configFileFor } from './config-file';
 
 /** A required key is missing; the UI offers "Set API Key" for `envVar`. */
 export class MissingKeyError extends Error {
@@ -54,13 +54,9 @@ function workspaceRoot(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
-/** The YAML file to use, if any: the setting (relative to the workspace), else the workspace's own. */
+/** The YAML file to use, if any (see configFileFor). */
 export function configFilePath(setting: string): string | undefined {
-  const root = workspaceRoot();
-  if (setting.trim()) return isAbsolute(setting) || !root ? setting : join(root, setting);
-  if (!root || !vscode.workspace.isTrusted) return undefined;
-  const project = join(root, '.massgen', 'config.yaml');
-  return existsSync(project) ? project : undefined;
+  return configFileFor(setting, { root: workspaceRoot(), trusted: vscode.workspace.isTrusted, exists: existsSync });
 }
 
 /** The `massgen.agents` setting's place in words: the workspace's settings, or the user's (a remote window's too). */

@@ -15,6 +15,7 @@ import { errorMessage } from '../../core/util/errors';
 import { oneLine } from '../../core/util/text';
 import type { KeyStore } from '../keys';
 import { mcpLogger, notificationApprover, readMcpSettings } from '../mcp';
+import { answerNowRefusal } from './answer-now';
 import { resolveRunConfig } from './config';
 import { checksApprover } from './checks-approval';
 import { commandApprover } from './command-approval';
@@ -152,11 +153,14 @@ export class RunManager implements vscode.Disposable {
     return id ? active.find((r) => r.id === id) : active[active.length - 1];
   }
 
-  /** Ends that run now with the best current answer (user_stop); undefined when no run is going. */
-  answerNow(id?: string): RunSession | undefined {
+  /** Ends that run now with the best current answer (user_stop), or says in words why it cannot. */
+  answerNow(id?: string): { run: RunSession } | { refused: string } {
     const run = this.goingRun(id);
-    run?.answerNow();
-    return run;
+    if (!run) return { refused: 'no run in progress' };
+    const refused = answerNowRefusal(run.state);
+    if (refused) return { refused };
+    run.answerNow();
+    return { run };
   }
 
   /** The user's note to that run's agents (all, or `agentId`); throws, in words, when it cannot be sent. */

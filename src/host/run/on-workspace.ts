@@ -92,7 +92,9 @@ const SUGGESTION_WAIT_MS = 20_000;
 export async function offerCheck(folder: vscode.Uri): Promise<void> {
   if (!vscode.workspace.isTrusted) return;
   try {
-    if (loadTeamConfig(teamSource(), folder).checksFrom) return;
+    const run = loadTeamConfig(teamSource(), folder);
+    // Checks set already, or turned off on purpose.
+    if (run.checksFrom || run.config.orchestrator.verification === 'off') return;
   } catch {
     // A config problem: starting the run reports it.
     return;
@@ -103,7 +105,7 @@ export async function offerCheck(folder: vscode.Uri): Promise<void> {
   offered.add(key);
   const use = 'Use it';
   const asked = vscode.window.showInformationMessage(
-    `MassGen: use “${suggestion.command}” as a check? Found ${suggestion.why}: MassGen would run it on every answer's change, in the sandbox, and show the results next to the votes (saved as massgen.checks in the workspace settings).`,
+    `MassGen: use “${suggestion.command}” as a check? Found ${suggestion.why}: MassGen would run it on every answer's change (in the sandbox where this machine has one, else asking you first) and show the results next to the votes (saved as massgen.checks in the workspace settings).`,
     use,
     'Not now',
   );

@@ -23,6 +23,7 @@ const settingsDir = () => path.join(root(), '.vscode');
 const makefile = () => path.join(root(), 'Makefile');
 const packageJson = () => path.join(root(), 'package.json');
 const goMod = () => path.join(root(), 'go.mod');
+const cargoToml = () => path.join(root(), 'Cargo.toml');
 const writeSample = () => ({ name: 'write_file', input: { path: 'sample.py', content: CHANGED } });
 
 /** The viewer's view of version `label`: its badge, and (opened with a click) its results and output. */
@@ -86,6 +87,7 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     fs.rmSync(makefile(), { force: true });
     fs.rmSync(packageJson(), { force: true });
     fs.rmSync(goMod(), { force: true });
+    fs.rmSync(cargoToml(), { force: true });
     fs.writeFileSync(path.join(root(), 'sample.py'), ORIGINAL);
   });
 
@@ -146,7 +148,7 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     assert.strictEqual(api.runs.latest, previous, 'the run waits for the answer');
     const asked = await clickNotificationButton('as a check?', 'Use it', { screenshotName: 'checks-suggestion' });
     log('suggestion:', JSON.stringify(asked));
-    assert.match(asked, /MassGen: use “make test” as a check\? Found the “test” target of Makefile: MassGen would run it on every answer's change, in the sandbox/);
+    assert.match(asked, /MassGen: use “make test” as a check\? Found the “test” target of Makefile: MassGen would run it on every answer's change \(in the sandbox where this machine has one, else asking you first\)/);
 
     const run = await until(() => api.runs.latest !== previous && api.runs.latest, 30000, 'the workspace run');
     const result = await run.result;
@@ -182,6 +184,20 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     assert.strictEqual(vscode.workspace.getConfiguration('massgen', rootUri()).inspect('checks').workspaceValue, undefined, 'nothing written');
     const badges = await webview('details.answer[data-label="agent1.1"] .checks-badge', { property: 'hidden', timeoutMs: 10000 });
     assert.ok(badges.values.length > 0 && badges.values.every((v) => v !== null), `no badge shown: ${JSON.stringify(badges)}`);
+    await discardPreview(running);
+  });
+
+  it('massgen.verification off: no suggestion (checks were turned off on purpose), and the run goes on', async function () {
+    if (!runnerAvailable) this.skip();
+    fs.writeFileSync(cargoToml(), '[package]\nname = "sample"\nversion = "0.1.0"\n');
+    await vscode.workspace.getConfiguration('massgen', rootUri()).update('verification', 'off', vscode.ConfigurationTarget.Workspace);
+    await fakeLm.configure({ handler: teamHandler({ api, answer: ANSWER, steps: [writeSample()] }) });
+    const previous = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnWorkspace', { instruction: 'Make add() strict', folder: rootUri() });
+    const run = await until(() => api.runs.latest !== previous && api.runs.latest, 30000, 'the workspace run');
+    assert.strictEqual((await run.result).winnerLabel, 'agent1.1');
+    assert.deepStrictEqual(run.state.checks, {});
+    assert.ok(!(await notificationTexts()).some((t) => t.includes('as a check?')), 'no suggestion');
     await discardPreview(running);
   });
 

@@ -186,6 +186,6 @@ describe('Notes and Answer now (Run on Selection)', function () {
       const t = (await notificationTexts()).join('\n');
       return /no run in progress/.test(t) && t;
     }, 10000, 'a word that nothing is going');
-    assert.match(told, /MassGen: no run in progress/);
+    assert.match(told, /MassGen: Answer now: no run in progress\./);
   });
 });
