@@ -48,7 +48,8 @@ const integer = new Intl.NumberFormat('en-US');
 
 export function usageTitle(u: UsageTotals): string {
   return [
-    `${integer.format(u.inputTokens)} input tokens (${integer.format(u.cachedInputTokens)} cached)`,
+    // Split as billed: uncached at the input price, cached at the cache's (clamped like the cost).
+    `${integer.format(u.inputTokens)} input tokens (${integer.format(u.inputTokens - Math.min(u.cachedInputTokens, u.inputTokens))} uncached, ${integer.format(Math.min(u.cachedInputTokens, u.inputTokens))} cached)`,
     `${integer.format(u.outputTokens)} output tokens`,
     `${u.calls} call(s)`,
     cost(u).title,

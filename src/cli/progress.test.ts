@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AgentInfo, RunEvent, RunEventBody } from '../core/engine/events';
 import { applyEvent, reduceEvents, type RunState } from '../core/engine/run-state';
-import { describeEvent } from '../core/status/describe';
+import { describeEvent, inputTokensText } from '../core/status/describe';
 import { footerLines } from './progress';
 
 const AGENTS: AgentInfo[] = [
@@ -143,8 +143,9 @@ describe('cli progress: describeEvent', () => {
     );
     assert.equal(
       line({ type: 'run_ended', reason: 'consensus', winnerId: 'alpha', durationMs: 12_345 }, 12_400, state),
-      '[ 12.4s] done: consensus in 12.3s; 2 model call(s), 1500 input tokens (200 cached), 75 output tokens; cost unknown (no known price for these models)',
+      '[ 12.4s] done: consensus in 12.3s; 2 model call(s), 1500 input tokens (1300 uncached, 200 cached), 75 output tokens; cost unknown (no known price for these models)',
     );
+    assert.equal(inputTokensText(100, 250), '100 input tokens (0 uncached, 100 cached)', 'more cached than input is clamped');
   });
 
   it('run_ended reports an exact cost, or a lower bound when some calls had no price', () => {

@@ -5,7 +5,7 @@ import type { Verification } from '../../core/config/types';
 import type { RunState } from '../../core/engine/run-state';
 import { checksSummaryLine, versionChecks } from '../../protocol/checks';
 import type { SessionResult } from '../../core/run/session';
-import { costText } from '../../core/status/describe';
+import { costText, inputTokensText } from '../../core/status/describe';
 import { buildStatus } from '../../core/status/status-file';
 import { oneLine } from '../../core/util/text';
 import type { RunOutput } from './schemas';
@@ -72,7 +72,7 @@ export function runText(out: RunOutput, state: RunState): string {
   const lines = [
     out.winner ? `Winner: ${out.winner.label} (${out.winner.agent_id}, ${out.winner.model}); ended by ${out.end_reason}` : `Ended by ${out.end_reason} without a winner`,
     `Votes: ${votes}`,
-    `Usage: ${out.usage.calls} model call(s), ${out.usage.input_tokens} input tokens (${out.usage.cached_input_tokens} cached), ${out.usage.output_tokens} output tokens; ${costText(state.usage)}; ${out.duration_seconds.toFixed(1)} s`,
+    `Usage: ${out.usage.calls} model call(s), ${inputTokensText(out.usage.input_tokens, out.usage.cached_input_tokens)}, ${out.usage.output_tokens} output tokens; ${costText(state.usage)}; ${out.duration_seconds.toFixed(1)} s`,
     `Log directory: ${out.log_dir}`,
   ];
   if (out.change) {

@@ -5,8 +5,8 @@
 import type { ToolCall } from '../providers/types';
 import { rebuildPays } from '../usage/cache';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
-import { toBoardEntry } from './board';
-import { buildInitialUserMessage, buildUpdateMessage, formatNotes, noNewsMessage, REVISED_NOTE } from './prompts';
+import { toBoardEntry, type AnswerVersion } from './board';
+import { buildInitialUserMessage, buildUpdateMessage, formatNotes, noNewsMessage, revisedNote, type BoardEntry } from './prompts';
 import type { AgentRuntime, RunContext } from './run-context';
 
 export function appendUserText(agent: AgentRuntime, text: string): void {
@@ -54,13 +54,21 @@ export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
   const changed = current.filter((a) => agent.seen.get(a.agentId) !== a.version);
   const unchanged = current.filter((a) => !changed.includes(a));
   const superseded = current.some((a) => (agent.seen.get(a.agentId) ?? a.version) !== a.version);
-  const update = () => buildUpdateMessage(changed.map(toBoardEntry), unchanged.map(toBoardEntry), ctx.capReached(agent));
-  const fresh = () => `${withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry)))}\n\n${REVISED_NOTE}`;
+  // Its own latest answer is in its conversation as its new_answer call unless that was rebuilt away (compaction,
+  // a context-window refit): then, and in every fresh prompt, the board shows it in full.
+  const call = agent.answerCall;
+  const ownInConversation = call !== null && call.version === board.latest(agent.spec.id)?.version && agent.messages.includes(call.message);
+  const entry = (a: AnswerVersion): BoardEntry => (ownInConversation && a.agentId === agent.spec.id ? { ...toBoardEntry(a), own: true } : toBoardEntry(a));
+  // Its last vote came after its latest answer (a vote sees the board, its own answer included).
+  const voted = agent.lastVote !== null && agent.lastVote.seenRevision >= (board.latest(agent.spec.id)?.revision ?? 0);
+  const update = () => buildUpdateMessage(changed.map(entry), unchanged.map(toBoardEntry), { voteOnly: ctx.capReached(agent), voted });
+  const fresh = () => `${withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry)))}\n\n${revisedNote(voted)}`;
   const compact = via === 'next_turn' && superseded && options.orchestrator.contextCompaction !== 'never' && rebuildCheaper(ctx, agent, update(), fresh());
   if (agent.messages.length === 0) {
     agent.messages = [{ role: 'user', content: withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry))) }];
   } else if (compact) {
     agent.messages = [{ role: 'user', content: fresh() }];
+    agent.compacted = true;
     ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
   } else {
     if (changed.length === 0 && via === 'tool_result') return;

@@ -54,8 +54,14 @@ describe('orchestrator: consensus', () => {
       member('y', answerThenVote('ANSWER-Y', 'agent2')),
     ]);
     await team.result;
-    const second = requestText(team.requests('x')[1]);
-    assert.match(second, /<agent1> ANSWER-X <end of agent1>/);
+    const request = team.requests('x')[1];
+    const second = requestText(request);
+    // Its own answer is in its new_answer call: the board refers to it under its label instead of repeating it.
+    assert.ok(request.messages.some((m) => m.role === 'assistant' && m.toolCalls?.some((c) => c.name === 'new_answer' && c.arguments.includes('ANSWER-X'))));
+    assert.match(second, /Your answer was recorded as agent1\.1\./);
+    assert.match(second, /<agent1> your own answer agent1\.1, as in your new_answer call above <end of agent1>/);
+    assert.doesNotMatch(second, /ANSWER-X/);
+    assert.doesNotMatch(second, /vote before this update/, 'it has not voted yet');
     assert.match(second, /<agent2> ANSWER-Y <end of agent2>/);
     assert.doesNotMatch(second, /\bx\b.*ANSWER|\by\b.*ANSWER/);
     assert.doesNotMatch(second, /vote(s)? (count|tally)|received \d+ vote/i);
@@ -157,6 +163,7 @@ describe('orchestrator: revisions and stale votes', () => {
     assert.match(update.content, /UPDATE: While you were working, new answers were provided/);
     assert.match(update.content, /<agent2> B-REVISED-TEXT <end of agent2>/);
     assert.doesNotMatch(update.content, /<agent1> a answer/, 'unchanged answers are not resent');
+    assert.match(update.content, /Your vote before this update was not counted\./, 'it voted last turn');
     assert.ok(team.of('agent_updated').some((e) => e.agentId === 'a' && e.labels.includes('agent2.2') && e.via === 'next_turn'));
   });
 
@@ -169,10 +176,13 @@ describe('orchestrator: revisions and stale votes', () => {
     const third = team.requests('a')[2];
     assert.equal(third.messages.length, 1, 'one fresh user message');
     const text = third.messages[0].content;
+    // Its own answer in full: the rebuild dropped the new_answer call it was in.
     assert.match(text, /<agent1> a answer <end of agent1>/);
     assert.match(text, /<agent2> B-REVISED-TEXT <end of agent2>/);
     assert.doesNotMatch(text, /B-FIRST-DRAFT/, 'the superseded version is gone');
-    assert.match(text, /revised since your last turn/);
+    assert.match(text, /revised since your last turn; the CURRENT ANSWERS above are the latest versions\. Your vote before was not counted\./, 'it voted last turn');
+    // The next revision rebuilds it again: its first turn is not worth a cache write, unlike the original one.
+    assert.deepEqual(team.requests('a').map((r) => r.cacheHead), [true, true, false]);
     assert.ok(team.of('agent_updated').some((e) => e.agentId === 'a' && e.labels.includes('agent2.2')));
   });
 
@@ -244,7 +254,7 @@ describe('orchestrator: validation and enforcement', () => {
     assert.equal(team.providers.a.callCount, 2);
     const second = team.requests('a')[1];
     assert.ok(second.messages.every((m) => m.role !== 'tool' && !(m.role === 'assistant' && m.toolCalls)), 'no tool messages for text calls');
-    assert.match(second.messages[second.messages.length - 1].content, /\[new_answer result\] Your answer was recorded\./);
+    assert.match(second.messages[second.messages.length - 1].content, /\[new_answer result\] Your answer was recorded as agent1\.1\./);
   });
 
   it('falls back to JSON text calls when the server refuses tool definitions', async () => {
@@ -847,7 +857,9 @@ describe('orchestrator: workspace answers (text plus a change)', () => {
     assert.deepEqual(added.find((e) => e.agentId === 'b')?.change?.files, []);
     const voteTurn = requestText(team.requests('b')[1]);
     assert.match(voteTurn, /<agent1> I fixed a\.ts\n\[Changed files \(read them under peers\/agent1\/\): a\.ts \(\+1 -1\)\] <end of agent1>/);
-    assert.match(voteTurn, /\[Changed files: none — agent2's copy is as the run started\]/);
+    // b's own answer is referred to (it is in b's new_answer call), its diffstat still shown.
+    assert.match(voteTurn, /<agent2> your own answer agent2\.1, as in your new_answer call above\n\[Changed files: none — agent2's copy is as the run started\] <end of agent2>/);
+    assert.doesNotMatch(voteTurn, /No change needed/);
   });
 
   it('the same words over a different change are a new answer; over the same change, a copy', async () => {
@@ -995,13 +1007,18 @@ describe('orchestrator: context windows', () => {
     assert.ok(estimatePromptTokens(voteTurn) < 8000 * 0.85, `${estimatePromptTokens(voteTurn)} tokens`);
     assert.match(requestText(voteTurn), /shortened to fit your context window: \d+ of 999999 characters shown; call read_answer \{"agent_id": "agent2"\}/);
     assert.ok(voteTurn.tools.some((t) => t.name === 'read_answer'));
+    // Its own answer, whole: the refit rebuilt the conversation without its new_answer call.
     assert.match(requestText(voteTurn), /<agent1> a short answer <end of agent1>/, 'the short answer is whole');
     const piece = team.requests('a')[2].messages.filter((m) => m.role === 'tool').pop()!.content;
     const [, from, to] = /\[agent2\.1: characters (\d+)-(\d+) of 999999; call read_answer with start (\d+) for the rest\]$/.exec(piece) ?? [];
     assert.equal(from, '12000');
     assert.ok(Number(to) - 12000 >= 1000, `a piece of ${Number(to) - 12000} characters`);
-    // The agent with the large window got the whole board.
-    assert.ok(requestText(team.requests('b')[1]).includes(HUGE.trim().slice(-100)));
+    // The agent with the large window got the whole board; its own huge answer is in its new_answer call, not again.
+    const bVote = team.requests('b')[1];
+    assert.ok(bVote.messages.some((m) => m.role === 'assistant' && m.toolCalls?.some((c) => c.arguments.includes(HUGE.trim().slice(-100)))));
+    assert.match(requestText(bVote), /<agent1> a short answer <end of agent1>/);
+    assert.match(requestText(bVote), /<agent2> your own answer agent2\.1, as in your new_answer call above <end of agent2>/);
+    assert.ok(!requestText(bVote).includes(HUGE.trim().slice(-100)));
   });
 
   it('an agent whose task alone cannot fit fails with a clear reason; the others go on', async () => {
@@ -1137,5 +1154,23 @@ describe('orchestrator: the human in the loop', () => {
     assert.throws(() => team.orchestrator.note('   '), /the run is not running|empty/);
     await team.result;
     assert.throws(() => team.orchestrator.note('late'), /not running/);
+  });
+
+  it('refuses a note while the final answer is written: no agent would get it', async () => {
+    let refused: unknown;
+    const team = runTeam([member('a', (req) => {
+      if (req.tools.length === 0) {
+        try {
+          team.orchestrator.note('too late to matter');
+        } catch (err) {
+          refused = err;
+        }
+        return reply.text('FINAL');
+      }
+      return boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('A');
+    })], { orchestrator: { finalAnswer: 'synthesize' } });
+    assert.equal((await team.result).finalAnswer, 'FINAL');
+    assert.match(String(refused), /the agents are done/);
+    assert.equal(team.of('note_added').length, 0);
   });
 });

@@ -6,6 +6,7 @@ import {
   buildSynthesisSystemPrompt,
   buildSynthesisUserMessage,
   buildUpdateMessage,
+  revisedNote,
   ENFORCEMENT_MESSAGE,
   ENFORCEMENT_MESSAGE_VOTE_ONLY,
   formatCurrentAnswers,
@@ -186,37 +187,53 @@ describe('prompts: update message', () => {
   const unchanged = [entry(1, 1, 'OLD ONE CONTENT')];
 
   it('lists only the changed answers in full, in a NEW ANSWERS block', () => {
-    const msg = buildUpdateMessage(changed, unchanged, false);
+    const msg = buildUpdateMessage(changed, unchanged, { voteOnly: false, voted: true });
     const block = /<NEW ANSWERS>\n([\s\S]*?)\n<\/NEW ANSWERS>/.exec(msg);
     assert.ok(block);
     assert.equal(block[1], '<agent2> NEW TWO <end of agent2>\n<agent3> NEW THREE <end of agent3>');
     assert.ok(!msg.includes('OLD ONE CONTENT'));
   });
 
+  it("refers to the reader's own answer (in its new_answer call) instead of repeating it, keeping its checks", () => {
+    const own: BoardEntry = { ...entry(2, 2, 'MY OWN TEXT'), own: true, checks: [{ name: 'tests', status: 'failed', exitCode: 1, required: true, durationMs: 1, output: 'boom', cached: false }] };
+    const msg = buildUpdateMessage([own, entry(3, 1, 'NEW THREE')], [], { voteOnly: false, voted: true });
+    assert.ok(msg.includes("<agent2> your own answer agent2.2, as in your new_answer call above\n[Checks on agent2's change: tests FAILED (exit 1)]\nOutput of tests (its end):\nboom <end of agent2>"), msg);
+    assert.ok(!msg.includes('MY OWN TEXT'));
+    assert.ok(msg.includes('<agent3> NEW THREE <end of agent3>'));
+  });
+
   it('names the unchanged labels', () => {
-    const msg = buildUpdateMessage(changed, [entry(1, 1, 'x'), entry(4, 2, 'y')], false);
+    const msg = buildUpdateMessage(changed, [entry(1, 1, 'x'), entry(4, 2, 'y')], { voteOnly: false, voted: true });
     assert.ok(msg.includes('Unchanged since you last saw them: agent1, agent4.'));
   });
 
   it('omits the unchanged line when nothing is unchanged', () => {
-    assert.ok(!buildUpdateMessage(changed, [], false).includes('Unchanged'));
+    assert.ok(!buildUpdateMessage(changed, [], { voteOnly: false, voted: true }).includes('Unchanged'));
   });
 
-  it('starts with the UPDATE line and says earlier votes were not counted', () => {
-    const msg = buildUpdateMessage(changed, unchanged, false);
+  it('starts with the UPDATE line and says an earlier vote was not counted, only to an agent that voted', () => {
+    const msg = buildUpdateMessage(changed, unchanged, { voteOnly: false, voted: true });
     assert.ok(msg.startsWith('UPDATE: While you were working, new answers were provided.\n\n<NEW ANSWERS>'));
-    assert.ok(msg.includes('Any vote you cast before this update was not counted.'));
+    assert.ok(msg.includes('Your vote before this update was not counted.'));
+    assert.ok(!buildUpdateMessage(changed, unchanged, { voteOnly: false, voted: false }).includes('vote before'));
   });
 
   it('offers vote or new_answer normally', () => {
-    const msg = buildUpdateMessage(changed, unchanged, false);
-    assert.ok(msg.endsWith('Proceed with your decision: vote for the best current answer with `vote`, or provide a better answer with `new_answer`.'));
+    const msg = buildUpdateMessage(changed, unchanged, { voteOnly: false, voted: true });
+    assert.ok(msg.endsWith('Proceed: vote for the best current answer with `vote`, or provide a better answer with `new_answer`.'));
   });
 
   it('vote-only wording never mentions new_answer', () => {
-    const msg = buildUpdateMessage(changed, unchanged, true);
-    assert.ok(msg.endsWith('Proceed with your decision: call `vote` for the best current answer.'));
+    const msg = buildUpdateMessage(changed, unchanged, { voteOnly: true, voted: true });
+    assert.ok(msg.endsWith('Proceed: call `vote` for the best current answer.'));
     assert.ok(!msg.includes('new_answer'));
+  });
+});
+
+describe('prompts: revised note', () => {
+  it('says an earlier vote was void only to an agent that voted', () => {
+    assert.match(revisedNote(true), /^Some answers were revised since your last turn; .* Your vote before was not counted\.$/);
+    assert.doesNotMatch(revisedNote(false), /vote/);
   });
 });
 

@@ -14,6 +14,8 @@ export interface BoardEntry {
   change?: AnswerChange;
   /** In a run with checks: their results on this version. */
   checks?: readonly CheckResult[];
+  /** The reader's own answer, whose new_answer call is in its conversation: listed by reference, not repeated. */
+  own?: boolean;
 }
 
 interface Section {
@@ -159,7 +161,8 @@ function answerExtras(e: BoardEntry): string {
 }
 
 function answerBlock(e: BoardEntry): string {
-  return `<${e.label}> ${e.content}${answerExtras(e)} <end of ${e.label}>`;
+  const content = e.own ? `your own answer ${e.versionLabel}, as in your new_answer call above` : e.content;
+  return `<${e.label}> ${content}${answerExtras(e)} <end of ${e.label}>`;
 }
 
 export function formatCurrentAnswers(entries: BoardEntry[]): string {
@@ -178,8 +181,9 @@ export function buildInitialUserMessage(task: string, board: BoardEntry[]): stri
 /**
  * What an agent is told when the board changed since it last looked. Only the changed answers are sent in full
  * (the rest are already in its context), so a conversation grows with the news, not with the whole board again.
+ * `voted`: its last turn ended in a vote, which this update makes void (it is told so only then).
  */
-export function buildUpdateMessage(changed: BoardEntry[], unchanged: BoardEntry[], voteOnly: boolean): string {
+export function buildUpdateMessage(changed: BoardEntry[], unchanged: BoardEntry[], { voteOnly, voted }: { voteOnly: boolean; voted: boolean }): string {
   const lines = [
     'UPDATE: While you were working, new answers were provided.',
     '',
@@ -192,17 +196,16 @@ export function buildUpdateMessage(changed: BoardEntry[], unchanged: BoardEntry[
   }
   lines.push(
     '',
-    'The CURRENT ANSWERS are now the latest answer of each agent listed above or earlier. Any vote you cast before this update was not counted.',
-    voteOnly
-      ? 'Proceed with your decision: call `vote` for the best current answer.'
-      : 'Proceed with your decision: vote for the best current answer with `vote`, or provide a better answer with `new_answer`.',
+    `The CURRENT ANSWERS are now the latest answer of each agent listed above or earlier.${voted ? ' Your vote before this update was not counted.' : ''}`,
+    voteOnly ? 'Proceed: call `vote` for the best current answer.' : 'Proceed: vote for the best current answer with `vote`, or provide a better answer with `new_answer`.',
   );
   return lines.join('\n');
 }
 
-/** Added to a compacted prompt, so the agent knows the answers were revised since it last looked. */
-export const REVISED_NOTE =
-  'Some answers were revised since your last turn; the CURRENT ANSWERS above are the latest versions. Any vote you cast before was not counted.';
+/** Added to a compacted prompt: the answers were revised since the agent last looked (and, if it voted, the vote is void). */
+export function revisedNote(voted: boolean): string {
+  return `Some answers were revised since your last turn; the CURRENT ANSWERS above are the latest versions.${voted ? ' Your vote before was not counted.' : ''}`;
+}
 
 /** The next turn's message when nothing changed on the board since the agent's last turn. */
 export function noNewsMessage(voteOnly: boolean): string {
@@ -223,7 +226,7 @@ export const TEXT_TOOL_PROTOCOL =
  * wording where upstream has one: models are tuned on it). Each names the fix, so the model can act on it.
  */
 export const COORDINATION_RESULTS = {
-  answerRecorded: 'Your answer was recorded.',
+  answerRecorded: (label: string) => `Your answer was recorded as ${label}.`,
   answerChecked: (label: string, checks: readonly CheckResult[]) =>
     checks.every((c) => c.status === 'passed')
       ? `Your answer was recorded as ${label}; the project's checks passed on it.`

@@ -18,6 +18,13 @@ export interface AgentRuntime {
   seen: Map<string, number>;
   /** Board revision this agent has fully seen. */
   seenRevision: number;
+  /**
+   * The assistant message of its latest accepted new_answer call, with the version it became: while that message
+   * is still in its conversation, the board refers to the answer instead of repeating it.
+   */
+  answerCall: { version: number; message: ChatMessage } | null;
+  /** Its conversation was rebuilt after revisions (compaction): the next revision will most likely rebuild it again. */
+  compacted: boolean;
   answerCount: number;
   vote: VoteRecord | null;
   /** The last vote it cast, kept after invalidation for the best-available fallback. */
@@ -75,6 +82,11 @@ export class RunContext {
   readonly sameAs = new Map<string, string>();
   readonly retry: RetryPolicy;
   readonly runController = new AbortController();
+  /** Ends the checks still running when the agents are done (a cancelled agent's outlive its turn). */
+  private readonly checksController = new AbortController();
+  /** What checks run on: the run stopping or the agents being done stops them. */
+  readonly checksSignal = AbortSignal.any([this.runController.signal, this.checksController.signal]);
+  private readonly pendingChecks = new Set<Promise<unknown>>();
   readonly budget: BudgetGuard;
   readonly started = Date.now();
   /** The prompt's CURRENT TIME, fixed for the run so the prompt prefix stays cacheable. */
@@ -103,6 +115,8 @@ export class RunContext {
       messages: [],
       seen: new Map(),
       seenRevision: 0,
+      answerCall: null,
+      compacted: false,
       answerCount: 0,
       vote: null,
       lastVote: null,
@@ -123,7 +137,7 @@ export class RunContext {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.promptTime = (options.now ?? (() => new Date()))();
     // One abort listener per concurrent turn: many agents are normal, not a leak.
-    setMaxListeners(0, this.runController.signal);
+    setMaxListeners(0, this.runController.signal, this.checksSignal);
     this.budget = new BudgetGuard(options.orchestrator.budget, (reached) => this.emit({ type: 'budget_reached', ...reached }));
   }
 
@@ -196,5 +210,21 @@ export class RunContext {
     if (this.stopCause || this.ended) return;
     this.stopCause = cause;
     this.runController.abort();
+  }
+
+  /** Checks of an answer version in progress, until they settle. */
+  trackChecks(pending: Promise<unknown>): void {
+    this.pendingChecks.add(pending);
+    pending.then(() => this.pendingChecks.delete(pending), () => this.pendingChecks.delete(pending));
+  }
+
+  /**
+   * Stops the checks still running and waits for them, so none outlives the run (its checkout is removed after) or
+   * reports after `run_ended`. Called once the agents are done: no answer still waiting for its checks can join.
+   */
+  async settleChecks(): Promise<void> {
+    if (this.pendingChecks.size === 0) return;
+    this.checksController.abort();
+    await Promise.allSettled([...this.pendingChecks]);
   }
 }

@@ -2,7 +2,7 @@
 // run first, or a correction and another try), with turn-level retries when the model fumbles the protocol or the
 // turn runs out of time. A failed or stopped turn leaves no half-finished exchange in the conversation.
 
-import type { ModelRequest, ModelResponse, ToolCall } from '../providers/types';
+import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { errorMessage } from '../util/errors';
 import { sleep } from '../util/sleep';
@@ -162,7 +162,8 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     // Models without tool calling may write the call as JSON in their text; their results then go back as text.
     const textual = response.toolCalls.length === 0;
     const calls = textual ? parseTextToolCalls(response.text, `text_${agent.label}_${step}_${invalidAttempts}`) : response.toolCalls;
-    agent.messages.push({ role: 'assistant', content: response.text, toolCalls: textual ? undefined : calls });
+    const said: ChatMessage = { role: 'assistant', content: response.text, toolCalls: textual ? undefined : calls };
+    agent.messages.push(said);
     for (const call of calls) ctx.emit({ type: 'tool_call', agentId: agent.spec.id, callId: call.id, name: call.name, arguments: call.arguments });
     const change = await snapshotIfAnswering(ctx, agent, calls, voteOnly, signal);
     const seenLabels = ctx.agents.filter((a) => agent.seen.has(a.spec.id)).map((a) => a.label);
@@ -170,7 +171,7 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     switch (verdict.kind) {
       case 'answer': {
         const checks = change && ctx.options.checks ? await checkAnswer(ctx, agent, ctx.options.checks, change, signal) : undefined;
-        acceptAnswer(ctx, agent, verdict.call, verdict.content, textual, change, checks);
+        acceptAnswer(ctx, agent, said, verdict.call, verdict.content, textual, change, checks);
         return;
       }
       case 'vote':
@@ -216,6 +217,7 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     cacheKey: agent.cacheKey,
     // Tool steps extend the conversation within the turn: its end is worth caching even at a write premium.
     cacheTail: (toolbox?.tools.length ?? 0) > 0,
+    cacheHead: !agent.compacted,
   });
   let request = build(agent.messages.slice());
   const window = windowOf(agent);
@@ -226,8 +228,10 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
   }
   agent.promptTokens = estimatePromptTokens(request);
   const stable = estimatePromptTokens({ ...request, messages: [] });
-  // What the cache holds of it: all of it, or (a breakpoint cache without the tail marked) up to the first user turn.
-  const held = request.cacheTail || agent.spec.provider.promptCache?.mode !== 'breakpoints' ? agent.promptTokens : estimatePromptTokens({ ...request, messages: request.messages.slice(0, 1) });
+  // What the cache holds of it: all of it, or (a breakpoint cache without the tail marked) up to the first user turn,
+  // or only the tools and system prompt when that turn is not marked either.
+  const held =
+    request.cacheTail || agent.spec.provider.promptCache?.mode !== 'breakpoints' ? agent.promptTokens : request.cacheHead === false ? stable : estimatePromptTokens({ ...request, messages: request.messages.slice(0, 1) });
   agent.lastPrompt = { tokens: held, stable, voteOnly };
   try {
     return await callModel(ctx, agent, request, signal, 'coordination');
@@ -307,16 +311,17 @@ function leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, can
   return canVote && verdict.results.every((r) => r.call.name === VOTE);
 }
 
-function acceptAnswer(ctx: RunContext, agent: AgentRuntime, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined, checks: CheckResult[] | undefined): void {
+function acceptAnswer(ctx: RunContext, agent: AgentRuntime, said: ChatMessage, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined, checks: CheckResult[] | undefined): void {
   const { board } = ctx;
   const sawEverything = agent.seenRevision === board.revision;
   const answer = board.add(agent.spec.id, content, { informed: agent.seenRevision, change, checks });
   ctx.sameAs.delete(agent.label);
   agent.answerCount++;
-  // `seen` is left alone: the agent is shown its own answer on the board next turn, under its anonymous label,
-  // which is the only way it learns which label to vote for.
+  // `seen` is left alone: the board next turn lists the answer under its anonymous label (by reference while this
+  // call is still in the conversation, see deliverBoard), and the result names the label to vote for.
+  agent.answerCall = { version: answer.version, message: said };
   if (sawEverything) agent.seenRevision = board.revision;
-  toolResult(ctx, agent, call, true, checks ? COORDINATION_RESULTS.answerChecked(answer.label, checks) : COORDINATION_RESULTS.answerRecorded, textual);
+  toolResult(ctx, agent, call, true, checks ? COORDINATION_RESULTS.answerChecked(answer.label, checks) : COORDINATION_RESULTS.answerRecorded(answer.label), textual);
   ctx.emit({
     type: 'answer_added',
     agentId: agent.spec.id,

@@ -271,6 +271,10 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     // Without the hint the tail stays unmarked: a last call would pay the write premium for nothing.
     await provider().complete(request({ tools: TOOLS, messages: turn1 }), { signal: live() });
     assert.deepEqual(marked(2), ['0.0']);
+    // cacheHead: false (a conversation rebuilt after revisions) leaves the first user turn unmarked too.
+    await provider().complete(request({ tools: TOOLS, messages: turn1, cacheHead: false }), { signal: live() });
+    assert.deepEqual(marked(3), []);
+    assert.deepEqual((s.requests[3].body as { system: unknown }).system, [{ type: 'text', text: 'You are agent A.', cache_control: EPHEMERAL }], 'the system prompt keeps its breakpoint');
   });
 
   it('declares the breakpoint cache (reads 0.1×, writes 1.25×) unless caching is off', () => {

@@ -17,6 +17,7 @@ import { toolInput, toTurns, type Turn } from './turns';
 import { CACHE_POLICIES, type PromptCachePolicy } from '../usage/cache';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError, type ProviderErrorKind } from './types';
+import { publicUrl } from '../util/url';
 
 export interface AnthropicOptions {
   model: string;
@@ -34,8 +35,9 @@ export interface AnthropicOptions {
   /** Replaces the global fetch (tests, proxies). */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /**
-   * Cache breakpoints (see `cacheBreakpointBlocks`): the system prompt (tools + system), the first user turn and,
-   * when the request says another will extend it (`cacheTail`), its last block. Default true.
+   * Cache breakpoints (see `cacheBreakpointBlocks`): the system prompt (tools + system), the first user turn (unless
+   * the request says no, `cacheHead`) and, when the request says another will extend it (`cacheTail`), its last block.
+   * Default true.
    */
   promptCaching?: boolean;
   /**
@@ -81,6 +83,8 @@ interface UsageCounts {
 export class AnthropicProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  /** The base URL as it may be shown (no credentials or query). */
+  private readonly shownUrl: string;
   readonly promptCache?: PromptCachePolicy;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
@@ -92,7 +96,8 @@ export class AnthropicProvider implements ModelProvider {
     // The SDK appends `/v1/messages`; a base URL copied from an OpenAI-style config often ends in /v1 already.
     this.baseUrl = (options.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.apiKey = options.apiKey || undefined;
-    this.description = `anthropic ${this.model} @ ${this.baseUrl}`;
+    this.shownUrl = publicUrl(this.baseUrl);
+    this.description = `anthropic ${this.model} @ ${this.shownUrl}`;
     if (options.promptCaching !== false) this.promptCache = CACHE_POLICIES.anthropic;
     const key = this.apiKey ?? PLACEHOLDER_KEY;
     this.client = new Anthropic({
@@ -105,7 +110,7 @@ export class AnthropicProvider implements ModelProvider {
     });
     this.errors = {
       classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
-      where: this.baseUrl,
+      where: this.shownUrl,
       key: this.apiKey,
       streamUnit: 'event',
       fromApiError: (error) => this.fromApiError(error),
@@ -170,9 +175,9 @@ export class AnthropicProvider implements ModelProvider {
       throw toProviderError(error, signal, this.errors);
     }
     // On abort the SDK's stream iterator ends quietly instead of throwing, so the signal is the only witness.
-    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
+    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.shownUrl} was aborted`);
     if (!stopped) {
-      throw new ProviderError('stream_cut', `stream from ${this.baseUrl} ended before message_stop (${text.length} chars received)`);
+      throw new ProviderError('stream_cut', `stream from ${this.shownUrl} ended before message_stop (${text.length} chars received)`);
     }
 
     const toolCalls: ToolCall[] = [...slots.entries()]
@@ -190,7 +195,7 @@ export class AnthropicProvider implements ModelProvider {
     if (caching) {
       const lastSystem = system[system.length - 1];
       if (lastSystem) lastSystem.cache_control = { type: 'ephemeral' };
-      for (const block of cacheBreakpointBlocks(messages, request.cacheTail === true)) markCacheBreakpoint(block);
+      for (const block of cacheBreakpointBlocks(messages, request.cacheTail === true, request.cacheHead !== false)) markCacheBreakpoint(block);
     }
     const hasTools = request.tools.length > 0 || this.options.webSearch === true;
     const toolChoice = request.toolChoice && request.tools.length > 0 ? TOOL_CHOICES[request.toolChoice] : undefined;
@@ -215,7 +220,7 @@ export class AnthropicProvider implements ModelProvider {
   private fromApiError(error: APIError): ProviderError {
     const type = error.type ?? undefined;
     const serverMessage = redact(error.apiMessage ?? error.message, this.apiKey);
-    const at = `${this.model} @ ${this.baseUrl}`;
+    const at = `${this.model} @ ${this.shownUrl}`;
     if (error.status === undefined) {
       // An `event: error` inside the SSE stream after a 200: only the error type tells what happened.
       return new ProviderError(kindForErrorType(type), `${at} reported ${type ?? 'an error'} mid-stream: ${serverMessage}`);
@@ -261,11 +266,12 @@ function toTurn(message: ChatMessage): Turn<ContentBlockParam, ContentBlockParam
  * and the board as first shown, the start of every later turn) and, with `tail`, the end of the whole request, which
  * the next request extends: the cache finds it among the 20 blocks before that request's own last breakpoint.
  * Writing costs 1.25× and reading 0.1×, so the tail is marked only when a next request is expected to extend it (a
- * tool loop): the last call of a conversation would pay the premium for nothing. At most two, within the API's four.
+ * tool loop): the last call of a conversation would pay the premium for nothing; for the same reason the first user
+ * turn is left unmarked without `head` (a conversation rebuilt after revisions). At most two, within the API's four.
  */
-export function cacheBreakpointBlocks(messages: readonly AnthropicMessage[], tail: boolean): ContentBlockParam[] {
+export function cacheBreakpointBlocks(messages: readonly AnthropicMessage[], tail: boolean, head = true): ContentBlockParam[] {
   const last = (m: AnthropicMessage | undefined) => m?.content[m.content.length - 1];
-  const first = last(messages.find((m) => m.role === 'user'));
+  const first = head ? last(messages.find((m) => m.role === 'user')) : undefined;
   const end = tail ? last(messages[messages.length - 1]) : undefined;
   return [...new Set([first, end])].filter((b): b is ContentBlockParam => b !== undefined);
 }

@@ -15,6 +15,7 @@ import type {
 import { ProviderError } from './types';
 import { callId, HEADERS_TIMEOUT_MS, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
 import { CACHE_POLICIES, type PromptCachePolicy } from '../usage/cache';
+import { publicUrl } from '../util/url';
 
 export interface OpenAICompatibleOptions {
   model: string;
@@ -107,6 +108,8 @@ export class Client extends OpenAI {
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
+  /** The base URL as it may be shown (no credentials or query). */
+  private readonly shownUrl: string;
   /** OpenAI's automatic prefix cache; other servers' caches (if any) are not known to bill less. */
   readonly promptCache?: PromptCachePolicy;
   private readonly baseUrl: string;
@@ -120,7 +123,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.model = options.model;
     this.baseUrl = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
     this.apiKey = options.apiKey || undefined;
-    this.description = `openai-compatible ${this.model} @ ${this.baseUrl}`;
+    this.shownUrl = publicUrl(this.baseUrl);
+    this.description = `openai-compatible ${this.model} @ ${this.shownUrl}`;
     if (this.isOpenAI()) this.promptCache = CACHE_POLICIES.openai;
     this.client = new Client({
       baseURL: this.baseUrl,
@@ -133,7 +137,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     });
     this.errors = {
       classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
-      where: this.baseUrl,
+      where: this.shownUrl,
       key: this.apiKey,
       streamUnit: 'chunk',
       fromApiError: (error) => this.fromApiError(error),
@@ -150,10 +154,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
       throw toProviderError(error, signal, this.errors);
     }
     // On abort the SDK's stream iterator ends quietly instead of throwing, so the signal is the only witness.
-    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.baseUrl} was aborted`);
+    if (signal.aborted) throw new ProviderError('aborted', `request to ${this.shownUrl} was aborted`);
     const response = assembler.result();
     if (!response) {
-      throw new ProviderError('stream_cut', `stream from ${this.baseUrl} ended without a finish_reason (${assembler.text.length} chars received)`);
+      throw new ProviderError('stream_cut', `stream from ${this.shownUrl} ended without a finish_reason (${assembler.text.length} chars received)`);
     }
     return response;
   }
@@ -226,13 +230,13 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   private fromApiError(error: APIError): ProviderError {
     const serverMessage = this.serverMessage(error);
-    const at = `${this.model} @ ${this.baseUrl}`;
+    const at = `${this.model} @ ${this.shownUrl}`;
     if (error.status === undefined) {
       // An `error` object sent after a 200: inside the SSE stream, or as the whole JSON body.
       return new ProviderError('server', `${at} reported an error in its response: ${serverMessage}`);
     }
     // Many servers serve the API under /v1 only; guessing a rewrite would break paths like OpenRouter's /api/v1.
-    const v1 = this.baseUrl.endsWith('/v1') || this.options.defaultQuery ? '' : `; did you mean ${this.baseUrl}/v1?`;
+    const v1 = this.baseUrl.endsWith('/v1') || this.options.defaultQuery ? '' : `; did you mean ${this.shownUrl}/v1?`;
     return statusError(error.status, at, serverMessage, error.headers, v1);
   }
 

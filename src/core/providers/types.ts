@@ -42,6 +42,11 @@ export interface ModelRequest {
    * write costs extra (Anthropic marks its end then; otherwise only the system prompt and the first user turn).
    */
   cacheTail?: boolean;
+  /**
+   * The first user turn is worth a cache breakpoint (default true): later requests start with it. False for a
+   * conversation rebuilt after revisions, which the next revision rebuilds again: its write premium would buy nothing.
+   */
+  cacheHead?: boolean;
 }
 
 /** Token usage as the server reported it. `inputTokens` counts every prompt token, cached ones included. */

@@ -15,6 +15,13 @@ function who(state: RunState, agentId: string): string {
   return a ? `${a.label} (${a.id})` : agentId;
 }
 
+/** Prompt tokens split as they are billed: the uncached ones at the input price, the cached ones at the cache's. */
+export function inputTokensText(inputTokens: number, cachedInputTokens: number): string {
+  // Clamped like the cost: a server reporting more cached than total input must not show a negative part.
+  const cached = Math.min(cachedInputTokens, inputTokens);
+  return `${inputTokens} input tokens (${inputTokens - cached} uncached, ${cached} cached)`;
+}
+
 /** Cost as we know it: exact, a lower bound when some calls had no known price, or unknown. */
 export function costText(u: UsageTotals): string {
   if (u.calls === 0) return 'cost $0';
@@ -78,7 +85,7 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
     }
     case 'run_ended': {
       const u = state.usage;
-      const usage = `${u.calls} model call(s), ${u.inputTokens} input tokens (${u.cachedInputTokens} cached), ${u.outputTokens} output tokens`;
+      const usage = `${u.calls} model call(s), ${inputTokensText(u.inputTokens, u.cachedInputTokens)}, ${u.outputTokens} output tokens`;
       return `${at} done: ${event.reason} in ${secs(event.durationMs)}; ${usage}; ${costText(u)}${event.error ? `\n${event.error}` : ''}`;
     }
     case 'tool_call':

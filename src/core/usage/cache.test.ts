@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { billPrompts, CACHE_POLICIES, promptBill, rebuildPays, servedTokens, sumBills, type CachedPrompt } from './cache';
+import { billPrompts, CACHE_POLICIES, rebuildPays, servedTokens, sumBills, type CachedPrompt } from './cache';
 
 // 4 chars per token: a block of `t` tokens.
 const tok = (t: number, c = 'a') => c.repeat(t * 4);
@@ -50,9 +50,10 @@ describe('prompt cache billing', () => {
     assert.equal(rebuildPays(CACHE_POLICIES.openai, { ...choice, sent: 900 }), true, 'under the minimum nothing is served');
   });
 
-  it('prices a prompt with its cached prefix, a write premium only under breakpoints', () => {
-    assert.equal(promptBill(undefined, 2000, 1500), 2000);
-    assert.equal(promptBill(CACHE_POLICIES.gemini, 2000, 1500), 1500 * 0.25 + 500);
-    assert.equal(promptBill(CACHE_POLICIES.anthropic, 2000, 1500), 1500 * 0.1 + 500 * 1.25);
+  it('under breakpoints a rebuilt conversation keeps only its system prompt cached; a prefix cache serves it whole next turn', () => {
+    // Carried: 1,100 served now and next turn; rebuilt: nothing served (its 400 of tools and system are under the minimum).
+    const choice = { stable: 400, sent: 1100, appended: 3000, rebuilt: 2200, prefixChanged: false };
+    assert.equal(rebuildPays(CACHE_POLICIES.anthropic, choice), false, '2 × 2,200 > 2 × (3,000 − 0.9 × 1,100)');
+    assert.equal(rebuildPays(CACHE_POLICIES.gemini, choice), true, '2,200 + 0.25 × 2,200 < 3,000 − 0.75 × 1,100 + 0.25 × 3,000');
   });
 });

@@ -152,15 +152,6 @@ export function sumBills(bills: readonly PromptBill[]): PromptBill {
   return total;
 }
 
-/** Billed input units of a prompt of `total` tokens whose first `cached` tokens are in the cache. */
-export function promptBill(policy: PromptCachePolicy | undefined, total: number, cached: number): number {
-  if (!policy) return total;
-  const read = servedTokens(Math.min(cached, total), policy);
-  // Our providers mark the prompt's last block, so under breakpoints the rest is written (once it is long enough).
-  const rest = total - read;
-  return read * policy.read + rest * (policy.mode === 'breakpoints' && total >= policy.minTokens ? policy.write : 1);
-}
-
 export interface RebuildChoice {
   /** Tokens of what every prompt starts with (tools, system prompt). */
   stable: number;
@@ -183,6 +174,18 @@ export interface RebuildChoice {
 export function rebuildPays(policy: PromptCachePolicy | undefined, c: RebuildChoice): boolean {
   const kept = c.prefixChanged ? 0 : c.sent;
   const stable = c.prefixChanged ? 0 : c.stable;
-  const again = (total: number) => (policy ? servedTokens(total, policy) * policy.read + total - servedTokens(total, policy) : total);
-  return promptBill(policy, c.rebuilt, stable) + again(c.rebuilt) < promptBill(policy, c.appended, kept) + again(c.appended);
+  // A prompt of `total` tokens whose first `cached` are in the cache, in input-token units.
+  const bill = (total: number, cached: number) => {
+    const read = policy ? servedTokens(Math.min(cached, total), policy) : 0;
+    return read * (policy?.read ?? 1) + total - read;
+  };
+  if (policy?.mode === 'breakpoints') {
+    // Marked blocks only: a carried conversation is held up to what its last prompt held (`sent`: its first user turn,
+    // rewritten at the premium if the prefix changed); a rebuilt one only up to its system prompt, since its first
+    // user turn is not marked (ModelRequest.cacheHead).
+    const rewrite = c.sent >= policy.minTokens ? (c.sent - kept) * (policy.write - 1) : 0;
+    return bill(c.rebuilt, stable) + bill(c.rebuilt, c.stable) < bill(c.appended, kept) + rewrite + bill(c.appended, c.sent);
+  }
+  // Prefix caches store every prompt: the next turn reads all of this one.
+  return bill(c.rebuilt, stable) + bill(c.rebuilt, c.rebuilt) < bill(c.appended, kept) + bill(c.appended, c.appended);
 }

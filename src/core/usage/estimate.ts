@@ -62,7 +62,7 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 /** The prompt's CURRENT TIME; only its length matters. */
 const PROMPT_TIME = new Date(2025, 0, 1);
 // The tool results the engine appends after an accepted answer or vote.
-const ANSWER_RECORDED = 'Your answer was recorded.';
+const ANSWER_RECORDED = COORDINATION_RESULTS.answerRecorded('agent1.1');
 const VOTE_RECORDED = COORDINATION_RESULTS.voteRecorded();
 
 /** The agreeing team: everyone answers (nobody can vote on an empty board), then everyone votes, and votes agree. */
@@ -111,20 +111,22 @@ function replay(input: EstimateInput, schedule: Schedule, answerTokens: number):
     conversationChars: 0,
     previousPrompt: 0,
     previousVoteOnly: false,
+    voted: false,
     figures: { calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 } as Figures,
   }));
   for (const round of schedule) {
     // Turns in a round run in parallel, so each sees the board as it was when the round began.
     const board = [...versions];
-    const entries = (show: (j: number) => boolean): BoardEntry[] =>
-      labels.flatMap((label, j) => (board[j] > 0 && show(j) ? [{ label, versionLabel: `${label}.${board[j]}`, content }] : []));
+    // `reader`: whose update it is; its own new answer is in its conversation, so the board lists it by reference.
+    const entries = (show: (j: number) => boolean, reader = -1): BoardEntry[] =>
+      labels.flatMap((label, j) => (board[j] > 0 && show(j) ? [{ label, versionLabel: `${label}.${board[j]}`, content, ...(j === reader ? { own: true } : {}) }] : []));
     round.forEach((answers, i) => {
       const agent = agents[i];
       const f = agent.figures;
       const voteOnly = input.maxNewAnswersPerAgent !== null && board[i] >= input.maxNewAnswersPerAgent;
       const user = f.calls === 0
         ? buildInitialUserMessage(input.question, entries(() => true))
-        : buildUpdateMessage(entries((j) => board[j] !== agent.seen[j]), entries((j) => board[j] === agent.seen[j]), voteOnly);
+        : buildUpdateMessage(entries((j) => board[j] !== agent.seen[j], i), entries((j) => board[j] === agent.seen[j]), { voteOnly, voted: agent.voted });
       const system = buildCoordinationSystemPrompt({
         systemMessage: agent.systemMessage,
         votingSensitivity: DEFAULT_ORCHESTRATOR.votingSensitivity,
@@ -141,6 +143,7 @@ function replay(input: EstimateInput, schedule: Schedule, answerTokens: number):
       agent.conversationChars += user.length + (answers ? answerExchange : voteExchange);
       agent.previousPrompt = prompt;
       agent.previousVoteOnly = voteOnly;
+      agent.voted = !answers;
       agent.seen = board;
     });
     round.forEach((answers, i) => { if (answers) versions[i]++; });
