@@ -46,10 +46,16 @@ export function usageLine(u: UsageTotals): string {
 
 const integer = new Intl.NumberFormat('en-US');
 
+/** Split as billed (uncached at the input price, cached at the cache's; clamped like the cost), when anything was cached. */
+function inputTokensTitle(inputTokens: number, cachedInputTokens: number): string {
+  const cached = Math.min(cachedInputTokens, inputTokens);
+  if (cached === 0) return `${integer.format(inputTokens)} input tokens`;
+  return `${integer.format(inputTokens)} input tokens (${integer.format(inputTokens - cached)} uncached, ${integer.format(cached)} cached)`;
+}
+
 export function usageTitle(u: UsageTotals): string {
   return [
-    // Split as billed: uncached at the input price, cached at the cache's (clamped like the cost).
-    `${integer.format(u.inputTokens)} input tokens (${integer.format(u.inputTokens - Math.min(u.cachedInputTokens, u.inputTokens))} uncached, ${integer.format(Math.min(u.cachedInputTokens, u.inputTokens))} cached)`,
+    inputTokensTitle(u.inputTokens, u.cachedInputTokens),
     `${integer.format(u.outputTokens)} output tokens`,
     `${u.calls} call(s)`,
     cost(u).title,

@@ -146,6 +146,7 @@ describe('cli progress: describeEvent', () => {
       '[ 12.4s] done: consensus in 12.3s; 2 model call(s), 1500 input tokens (1300 uncached, 200 cached), 75 output tokens; cost unknown (no known price for these models)',
     );
     assert.equal(inputTokensText(100, 250), '100 input tokens (0 uncached, 100 cached)', 'more cached than input is clamped');
+    assert.equal(inputTokensText(900, 0), '900 input tokens', 'no split when nothing was cached');
   });
 
   it('run_ended reports an exact cost, or a lower bound when some calls had no price', () => {

@@ -137,6 +137,7 @@ describe('vote viewer (webview logic): formatting', () => {
     // The tooltip splits the prompt tokens as they are billed, uncached and cached.
     assert.equal(fmt.usageTitle({ ...u, inputTokens: 12_345, cachedInputTokens: 4_100 }), '12,345 input tokens (8,245 uncached, 4,100 cached)\n5 output tokens\n3 call(s)\n$0.020');
     assert.match(fmt.usageTitle({ ...u, cachedInputTokens: 50 }), /^10 input tokens \(0 uncached, 10 cached\)/, 'more cached than input is clamped');
+    assert.match(fmt.usageTitle(u), /^10 input tokens\n/, 'no split when nothing was cached');
     // One wording: a stored run's summary (no call count) with no priced cost is unknown, not "≥ $0".
     assert.equal(fmt.costOf(0, 6, null), 'cost unknown');
     assert.equal(fmt.costOf(0.02, 1, null), '≥ $0.020');

@@ -19,6 +19,8 @@ function who(state: RunState, agentId: string): string {
 export function inputTokensText(inputTokens: number, cachedInputTokens: number): string {
   // Clamped like the cost: a server reporting more cached than total input must not show a negative part.
   const cached = Math.min(cachedInputTokens, inputTokens);
+  // Nothing served from a cache (local servers, short prompts): no split to show.
+  if (cached === 0) return `${inputTokens} input tokens`;
   return `${inputTokens} input tokens (${inputTokens - cached} uncached, ${cached} cached)`;
 }
 
