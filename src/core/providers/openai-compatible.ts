@@ -105,6 +105,39 @@ export class Client extends OpenAI {
   }
 }
 
+/**
+ * The SDK client and the error mapping both OpenAI providers (chat completions, Responses) use: no SDK retries (the
+ * engine owns them), our header timeout, a stream that closes on its last event, and errors naming the shown URL.
+ */
+export function openAIClient(o: {
+  baseUrl: string;
+  shownUrl: string;
+  apiKey: string | undefined;
+  fetch: Fetch | undefined;
+  defaultHeaders?: Record<string, string>;
+  defaultQuery?: Record<string, string>;
+  streamUnit: SdkErrors<APIError>['streamUnit'];
+  fromApiError: (error: APIError) => ProviderError;
+}): { client: OpenAI; errors: SdkErrors<APIError> } {
+  const client = new Client({
+    baseURL: o.baseUrl,
+    apiKey: o.apiKey ?? PLACEHOLDER_KEY,
+    maxRetries: 0,
+    timeout: HEADERS_TIMEOUT_MS,
+    defaultHeaders: o.defaultHeaders,
+    defaultQuery: o.defaultQuery,
+    fetch: closingLastEvent(o.fetch ?? globalThis.fetch),
+  });
+  const errors: SdkErrors<APIError> = {
+    classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
+    where: o.shownUrl,
+    key: o.apiKey,
+    streamUnit: o.streamUnit,
+    fromApiError: o.fromApiError,
+  };
+  return { client, errors };
+}
+
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly model: string;
   readonly description: string;
@@ -126,22 +159,16 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.shownUrl = publicUrl(this.baseUrl);
     this.description = `openai-compatible ${this.model} @ ${this.shownUrl}`;
     if (this.isOpenAI()) this.promptCache = CACHE_POLICIES.openai;
-    this.client = new Client({
-      baseURL: this.baseUrl,
-      apiKey: this.apiKey ?? PLACEHOLDER_KEY,
-      maxRetries: 0,
-      timeout: HEADERS_TIMEOUT_MS,
+    ({ client: this.client, errors: this.errors } = openAIClient({
+      baseUrl: this.baseUrl,
+      shownUrl: this.shownUrl,
+      apiKey: this.apiKey,
+      fetch: options.fetch,
       defaultHeaders: options.defaultHeaders,
       defaultQuery: options.defaultQuery,
-      fetch: closingLastEvent(options.fetch ?? globalThis.fetch),
-    });
-    this.errors = {
-      classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
-      where: this.shownUrl,
-      key: this.apiKey,
       streamUnit: 'chunk',
       fromApiError: (error) => this.fromApiError(error),
-    };
+    }));
   }
 
   async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {

@@ -4,11 +4,11 @@
 // config writes them, and offers OpenAI's built-in web_search and code_interpreter tools when the config enables them.
 //
 // Nothing is stored at OpenAI (`store: false`): every call sends the whole conversation, as the other providers do.
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import type { BuiltinTool, ReasoningSettings, TextSettings } from '../config/types';
-import { callId, HEADERS_TIMEOUT_MS, kindForStatus, PLACEHOLDER_KEY, statusError, toProviderError, type SdkErrors } from './http-errors';
-import { Client, closingLastEvent, serverMessage } from './openai-compatible';
+import { callId, kindForStatus, statusError, toProviderError, type SdkErrors } from './http-errors';
+import { openAIClient, serverMessage } from './openai-compatible';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError } from './types';
 import { CACHE_POLICIES } from '../usage/cache';
@@ -64,20 +64,14 @@ export class OpenAIResponsesProvider implements ModelProvider {
     this.apiKey = options.apiKey || undefined;
     this.shownUrl = publicUrl(this.baseUrl);
     this.description = `openai-responses ${this.model} @ ${this.shownUrl}`;
-    this.client = new Client({
-      baseURL: this.baseUrl,
-      apiKey: this.apiKey ?? PLACEHOLDER_KEY,
-      maxRetries: 0,
-      timeout: HEADERS_TIMEOUT_MS,
-      fetch: closingLastEvent(options.fetch ?? globalThis.fetch),
-    });
-    this.errors = {
-      classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
-      where: this.shownUrl,
-      key: this.apiKey,
+    ({ client: this.client, errors: this.errors } = openAIClient({
+      baseUrl: this.baseUrl,
+      shownUrl: this.shownUrl,
+      apiKey: this.apiKey,
+      fetch: options.fetch,
       streamUnit: 'event',
       fromApiError: (error) => this.fromApiError(error),
-    };
+    }));
   }
 
   async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
