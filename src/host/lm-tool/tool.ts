@@ -87,7 +87,8 @@ export function createMassGenTool(deps: MassGenToolDeps): vscode.LanguageModelTo
                 signal: abort.signal,
                 files: folder && { kind: 'workspace', source: folder.uri.fsPath, baseDir: deps.copiesDir },
                 onEvent: (event, state) => {
-                  const line = describeEvent(event, state);
+                  // The notification's title already says MassGen.
+                  const line = describeEvent(event, state)?.replace(/^MassGen: /, '');
                   if (line) progress.report({ message: oneLine(line, 120) });
                 },
               });
