@@ -7,6 +7,7 @@ import type { RunEvent } from '../../core/engine/events';
 import { safeExternalLink } from '../../protocol/links';
 import { hostMessage, MAX_PATCH_CHARS, parseWebviewMessage, type HostMessage, type HostMessageOf, type RunAction, type ShownRun, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
 import type { CommandId } from '../ids';
+import { answerNowRefusal } from '../run/answer-now';
 import { EventCoalescer } from './coalescer';
 import type { Disposable, LiveRun, RunFeed, ViewerHub, ViewerPort } from './hub';
 
@@ -234,7 +235,8 @@ export class ViewerConnection implements Disposable {
         return this.note(m);
       case 'answerNow': {
         const feed = this.hub.feed(m.runId);
-        if (feed?.running) feed.run.answerNow();
+        // The page offers it only while it can end the run; a click that raced the run's phase is dropped.
+        if (feed?.running && !answerNowRefusal(feed.run.state)) feed.run.answerNow();
         return;
       }
     }

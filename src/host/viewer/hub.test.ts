@@ -294,9 +294,15 @@ describe('vote viewer: host hub', () => {
 
     page.send({ type: 'answerNow', runId: 'run-1' });
     await tick(5);
+    assert.equal(run.answeredNow, false, 'no answer yet: nothing to take (the page offers no button then)');
+    const firstAnswer = events.findIndex((e) => e.type === 'answer_added');
+    assert.ok(firstAnswer >= 20, 'the run had no answer at event 20');
+    await play(run, events.slice(20, firstAnswer + 1));
+    page.send({ type: 'answerNow', runId: 'run-1' });
+    await tick(5);
     assert.equal(run.answeredNow, true);
 
-    await play(run, events.slice(20));
+    await play(run, events.slice(firstAnswer + 1));
     run.answeredNow = false;
     const before = run.notes.length;
     page.send({ type: 'answerNow', runId: 'run-1' });
