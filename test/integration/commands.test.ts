@@ -113,6 +113,32 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
     assert.equal(git(project), '', 'the project is untouched');
   });
 
+  it('the project\'s installed node_modules is in each copy, read-only, and never part of a change', async () => {
+    const project = makeProject();
+    writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
+    execFileSync('git', ['add', '.gitignore'], { cwd: project });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'ignore'], { cwd: project });
+    mkdirSync(join(project, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(join(project, 'node_modules', 'dep', 'index.js'), "module.exports = 'DEP-LOADED';\n");
+    server = await startFakeOpenAI(coordinationScript({
+      m1: { answer: 'Used the dependency.', first: [exec(`node -e "console.log(require('dep'))"`), exec('touch node_modules/dep/new.js; echo rc=$?'), exec("echo '// checked' >> test.js && git status --porcelain")] },
+    }, { voteFor: 'agent1' }));
+    const logs = join(work, 'logs-deps');
+    const r = await run(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--log-dir', logs, 'Use dep'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET });
+    assert.equal(r.code, 0, r.stderr);
+    const [required, touched, status] = toolResults(server);
+    assert.match(required, /exit code 0[\s\S]*DEP-LOADED/, 'the copy resolves the project\'s dependency');
+    assert.match(touched, /Read-only file system[\s\S]*rc=1/);
+    assert.equal(existsSync(join(project, 'node_modules', 'dep', 'new.js')), false, 'the user\'s node_modules is not written');
+    assert.match(status, / M test\.js/);
+    assert.doesNotMatch(status, /node_modules/, 'the link is not a change');
+    const patch = readFileSync(join(logs, 'final', 'a', 'changes.patch'), 'utf8');
+    assert.match(patch, /test\.js/);
+    assert.doesNotMatch(patch, /node_modules/);
+    assert.match(r.stderr, /see the project's node_modules read-only/);
+    assert.equal(git(project), '', 'the project is untouched');
+  });
+
   it('--allow-network opens the network to commands', async () => {
     const project = makeProject();
     const fetch = `node -e "fetch('${webUrl}').then(r=>r.text()).then(t=>console.log('NET', t),e=>console.log('NET FAIL', e.cause && e.cause.code))"`;

@@ -155,7 +155,8 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     assert.equal(r.code, 0, r.stderr);
     const listing = server.chatRequests().filter((q) => q.body!.model === 'm2')[1].body!.messages.find((m) => m.role === 'tool')?.content ?? '';
     assert.match(String(listing), /src\//);
-    assert.doesNotMatch(String(listing), /node_modules/, 'ignored folders are not copied');
+    assert.doesNotMatch(String(listing), /node_modules\//, 'ignored folders are not copied');
+    assert.match(String(listing), /node_modules \(symbolic link\)/, 'installed dependencies are linked in (read-only), not copied');
     assert.equal(readFileSync(join(dir, 'src', 'add.js'), 'utf8'), FIXED);
     assert.equal(existsSync(join(dir, '.git')), false, 'no repository is made in the user\'s folder');
   });

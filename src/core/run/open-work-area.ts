@@ -61,12 +61,23 @@ async function openWorkspace(option: Extract<FilesOption, { kind: 'workspace' }>
   const changes = new Map<string, AnswerChange>();
   const references = (option.references ?? []).map((r) => ({ name: r.name, folder: r.path }));
   const dependencies = option.source === null ? [] : findDependencyFolders(copies.source);
+  // Git copies hold what git tracks: the installed dependencies are linked in, read-only, so the agents' own
+  // commands (`npm test`, `pytest`) find their imports as the checks do.
+  let linked: string[];
+  try {
+    linked = await copies.linkIntoCopies(dependencies);
+  } catch (err) {
+    await copies.dispose();
+    if (empty) await rm(empty, { recursive: true, force: true });
+    throw new SessionSetupError('environment', `cannot link the project's dependencies into the agents' copies: ${errorMessage(err)}`);
+  }
+  const notes = [...copies.notes, ...(linked.length ? [`The copies see the project's ${linked.join(', ')} read-only (linked, never part of a change).`] : [])];
   const peers = { labels, view: (label: string) => (current.has(label) ? copies.view(current.get(label)!) : undefined) };
   return {
-    info: { source: option.source ?? '(an empty folder)', kind: copies.kind, notes: [...copies.notes] },
+    info: { source: option.source ?? '(an empty folder)', kind: copies.kind, notes },
     toolbox: (label) => createWorkspaceToolbox({ own: copies.rootOf(label), peers, context: references }),
     rootOf: (label) => copies.rootOf(label),
-    readOnlyPaths: [...copies.gitPaths, ...references.map((r) => r.folder)],
+    readOnlyPaths: [...copies.gitPaths, ...references.map((r) => r.folder), ...dependencies],
     workspace: (label) => ({
       async snapshot(versionLabel, snapshotSignal): Promise<AnswerChange> {
         const change = await copies.snapshot(label, versionLabel, snapshotSignal);

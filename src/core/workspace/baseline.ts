@@ -44,7 +44,8 @@ export async function copyIndex(from: string, to: string): Promise<void> {
   await utimes(to, st.atime, st.mtime);
 }
 
-async function appendExcludes(gitDir: string, lines: readonly string[]): Promise<void> {
+/** Adds lines to the shadow's info/exclude (never the user's): what the copies' snapshots leave out. */
+export async function appendExcludes(gitDir: string, lines: readonly string[]): Promise<void> {
   if (lines.length === 0) return;
   const file = path.join(gitDir, 'info', 'exclude');
   const before = await readFile(file, 'utf8').catch(() => '');

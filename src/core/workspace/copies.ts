@@ -6,10 +6,12 @@
 //
 // Folders are named by the anonymous label only, so nothing an agent sees names a peer's model or config id.
 
-import { mkdir, realpath, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AnswerChange } from '../engine/events';
-import { buildFolderBaseline, buildRepoBaseline, type Baseline } from './baseline';
+import { appendExcludes, buildFolderBaseline, buildRepoBaseline, type Baseline } from './baseline';
+import { literalExcludeLine } from './exclude-patterns';
 import type { FileChange } from './changes';
 import { CopyLimitError, DEFAULT_COPY_LIMITS, type CopyLimits } from './copy-limits';
 import { ObjectReader } from './object-reader';
@@ -247,6 +249,23 @@ class Copies implements WorkspaceCopies {
     } catch (err) {
       throw await this.explain(err);
     }
+  }
+
+  async linkIntoCopies(folders: readonly string[]): Promise<string[]> {
+    this.live();
+    const linked = new Set<string>();
+    for (const label of this.labels) {
+      for (const folder of folders) {
+        const name = path.basename(folder);
+        const link = path.join(this.rootOf(label), name);
+        if (existsSync(link)) continue;
+        await symlink(folder, link, 'dir');
+        linked.add(name);
+      }
+    }
+    // An ignore rule such as `node_modules/` matches directories only, and git sees a symlink as a file: excluded here.
+    await appendExcludes(this.gitDir, [...linked].map((name) => literalExcludeLine(this.sub === '' ? name : `${this.sub}/${name}`)));
+    return [...linked];
   }
 
   async checkout(version: string, signal?: AbortSignal): Promise<{ folder: string; dispose(): Promise<void> }> {

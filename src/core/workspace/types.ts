@@ -79,6 +79,11 @@ export interface WorkspaceCopies {
    * user's folder is in it; `dispose` removes it (the copies' dispose removes any left).
    */
   checkout(version: string, signal?: AbortSignal): Promise<{ folder: string; dispose(): Promise<void> }>;
+  /**
+   * Links each of `folders` (the user's installed dependencies) into every agent's copy under its name, where the copy
+   * has nothing of that name, and leaves the links out of every snapshot. Returns the names linked.
+   */
+  linkIntoCopies(folders: readonly string[]): Promise<string[]>;
   /** Removes the copies and every git object or ref made for them. Idempotent; never throws. */
   dispose(): Promise<void>;
 }
