@@ -179,6 +179,20 @@ describe('workspace/copies', function () {
     assert.ok(large < small * 1.5, `${large} bytes vs ${small} bytes for a repository ten times smaller`);
   });
 
+  it('links installed dependencies into every copy (of a subfolder too), never as part of a change', async () => {
+    const repo = makeRepo(path.join(tempDir('copies-user', made), 'mono'), { 'packages/app/main.js': 'main\n', 'packages/app/.gitignore': 'node_modules/\n' });
+    const source = path.join(repo, 'packages', 'app');
+    put(source, 'node_modules/dep/index.js', 'dep\n');
+    const c = await copies(source, ['agent1', 'agent2']);
+    assert.deepEqual(await c.linkIntoCopies([path.join(source, 'node_modules')]), ['node_modules']);
+    for (const label of ['agent1', 'agent2']) assert.equal(read(c.rootOf(label), 'node_modules/dep/index.js'), 'dep\n');
+    put(c.rootOf('agent1'), 'main.js', 'main, changed\n');
+    const change = await c.snapshot('agent1', 'agent1.1');
+    assert.deepEqual(change.files.map((f) => f.path), ['main.js'], 'the link is not a change (a directory-only ignore rule does not match a symlink)');
+    assert.doesNotMatch(await c.patch('agent1.1'), /node_modules/);
+    assert.deepEqual(await c.linkIntoCopies([path.join(source, 'node_modules')]), [], 'a name the copy has already is left alone');
+  });
+
   it('works on a subfolder of a repository: the copy\'s folder, changed paths and patch are relative to it', async () => {
     const repo = makeRepo(path.join(tempDir('copies-user', made), 'mono'), {
       'packages/app/src/main.ts': 'main\n',
