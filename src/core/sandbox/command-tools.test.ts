@@ -211,8 +211,9 @@ describe('sandbox command tools (real bubblewrap)', function () {
     await run(t, `sleep ${SLEEP_CLOSE} ${marker} || sleep ${SLEEP_CLOSE}`, { background: true });
     assert.ok(await until(() => processesWith(marker).length >= 1, 5000));
     await t.close!();
-    assert.deepEqual(processesWith(marker), []);
-    assert.deepEqual(processesWith(SLEEP_CLOSE), []);
+    // Killed at close; the kernel ends the sandbox's PID namespace a moment after its first process (under load, not
+    // always before close() resolves), as for the run's signal below.
+    assert.ok(await until(() => processesWith(marker).length === 0 && processesWith(SLEEP_CLOSE).length === 0, 3000), processesWith(marker).join('\n'));
     assert.deepEqual(await run(t, 'echo hi'), { ok: false, content: 'execute_command failed: the run has ended; commands can no longer run' });
   });
 
