@@ -9,8 +9,8 @@
 //   const server = await startFakeAnthropic(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl (no /v1: the SDK appends /v1/messages), then assert on server.requests
 //   await server.close();
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { startFakeHttp, type ReplyOutcome } from './http-fake';
 
 /** A content block as sent in a request (text, tool_use, tool_result, ...); the fields depend on `type`. */
 export interface FakeAnthropicBlock {
@@ -42,7 +42,7 @@ export interface FakeAnthropicBody {
   [key: string]: unknown;
 }
 
-export type AnthropicReplyOutcome = 'completed' | 'error' | 'cut' | 'client_closed';
+export type AnthropicReplyOutcome = ReplyOutcome;
 
 /** One HTTP request the server received, in arrival order. */
 export interface AnthropicRecordedRequest {
@@ -152,31 +152,23 @@ export async function startFakeAnthropic(handler: FakeAnthropicHandler, options:
   const requests: AnthropicRecordedRequest[] = [];
   const cachedPrefixes = new Set<string>();
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let settle: (outcome: AnthropicReplyOutcome) => void = () => {};
-      const outcome = new Promise<AnthropicReplyOutcome>((resolve) => (settle = resolve));
-      res.on('close', () => settle(res.writableFinished ? 'completed' : 'client_closed'));
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const record: AnthropicRecordedRequest = {
-        index: requests.length,
-        method: req.method ?? 'GET',
-        path: (req.url ?? '/').split('?')[0],
-        headers: req.headers,
-        body: undefined,
-        outcome,
-      };
-      requests.push(record);
-      try {
-        record.body = raw ? (JSON.parse(raw) as FakeAnthropicBody) : undefined;
-      } catch {
-        sendError(res, record.index, { status: 400, type: 'invalid_request_error', message: 'There was an issue with the format of your request: invalid JSON body' }, settle);
-        return;
-      }
-      void route(record, res, settle);
-    });
+  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
+    const record: AnthropicRecordedRequest = {
+      index: requests.length,
+      method: req.method ?? 'GET',
+      path: (req.url ?? '/').split('?')[0],
+      headers: req.headers,
+      body: undefined,
+      outcome,
+    };
+    requests.push(record);
+    try {
+      record.body = raw ? (JSON.parse(raw) as FakeAnthropicBody) : undefined;
+    } catch {
+      sendError(res, record.index, { status: 400, type: 'invalid_request_error', message: 'There was an issue with the format of your request: invalid JSON body' }, settle);
+      return;
+    }
+    void route(record, res, settle);
   });
 
   async function route(record: AnthropicRecordedRequest, res: ServerResponse, settle: (o: AnthropicReplyOutcome) => void): Promise<void> {
@@ -213,22 +205,12 @@ export async function startFakeAnthropic(handler: FakeAnthropicHandler, options:
     await stream(record.index, body, reply, cache, res, settle);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     messageRequests: () =>
       requests.filter((r): r is AnthropicRecordedRequest & { body: FakeAnthropicBody } => r.path === '/v1/messages' && r.body !== undefined),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 

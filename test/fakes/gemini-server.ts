@@ -9,8 +9,8 @@
 //   const server = await startFakeGemini(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl (the SDK appends /v1beta/models/...), then assert on server.requests
 //   await server.close();
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { startFakeHttp, type ReplyOutcome } from './http-fake';
 
 export interface GeminiPart {
   text?: string;
@@ -36,7 +36,7 @@ export interface FakeGeminiBody {
   [key: string]: unknown;
 }
 
-export type GeminiReplyOutcome = 'completed' | 'error' | 'cut' | 'client_closed';
+export type GeminiReplyOutcome = ReplyOutcome;
 
 export interface GeminiRecordedRequest {
   index: number;
@@ -123,35 +123,27 @@ const ROUTE = /^\/(v1beta|v1|v1alpha)\/models\/([^/:]+):streamGenerateContent$/;
 /** Starts a fake server on 127.0.0.1 with an ephemeral port. */
 export async function startFakeGemini(handler: FakeGeminiHandler): Promise<FakeGeminiServer> {
   const requests: GeminiRecordedRequest[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let settle: (outcome: GeminiReplyOutcome) => void = () => {};
-      const outcome = new Promise<GeminiReplyOutcome>((resolve) => (settle = resolve));
-      res.on('close', () => settle(res.writableFinished ? 'completed' : 'client_closed'));
-      const url = new URL(req.url ?? '/', 'http://fake');
-      const route = ROUTE.exec(url.pathname);
-      const record: GeminiRecordedRequest = {
-        index: requests.length,
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        model: route ? decodeURIComponent(route[2]) : '',
-        query: url.searchParams,
-        headers: req.headers,
-        body: undefined,
-        outcome,
-      };
-      requests.push(record);
-      const raw = Buffer.concat(chunks).toString('utf8');
-      try {
-        record.body = raw ? (JSON.parse(raw) as FakeGeminiBody) : undefined;
-      } catch {
-        sendError(res, { httpStatus: 400, status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received.' }, settle);
-        return;
-      }
-      void answer(record, res, settle);
-    });
+  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const route = ROUTE.exec(url.pathname);
+    const record: GeminiRecordedRequest = {
+      index: requests.length,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      model: route ? decodeURIComponent(route[2]) : '',
+      query: url.searchParams,
+      headers: req.headers,
+      body: undefined,
+      outcome,
+    };
+    requests.push(record);
+    try {
+      record.body = raw ? (JSON.parse(raw) as FakeGeminiBody) : undefined;
+    } catch {
+      sendError(res, { httpStatus: 400, status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received.' }, settle);
+      return;
+    }
+    void answer(record, res, settle);
   });
 
   async function answer(record: GeminiRecordedRequest, res: ServerResponse, settle: (o: GeminiReplyOutcome) => void): Promise<void> {
@@ -187,20 +179,11 @@ export async function startFakeGemini(handler: FakeGeminiHandler): Promise<FakeG
     await stream(record, body, reply, res, settle);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     streamRequests: () => requests.filter((r): r is GeminiRecordedRequest & { body: FakeGeminiBody } => ROUTE.test(r.path) && r.body !== undefined),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 

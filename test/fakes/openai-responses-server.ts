@@ -9,8 +9,8 @@
 //   const server = await startFakeResponses(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl (ends in /v1), then assert on server.requests
 //   await server.close();
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { startFakeHttp, type ReplyOutcome } from './http-fake';
 
 /** The parts of a Responses request body tests look at. */
 export interface FakeResponsesBody {
@@ -26,7 +26,7 @@ export interface FakeResponsesBody {
   [key: string]: unknown;
 }
 
-export type ResponsesReplyOutcome = 'completed' | 'error' | 'cut' | 'client_closed';
+export type ResponsesReplyOutcome = ReplyOutcome;
 
 export interface ResponsesRecordedRequest {
   index: number;
@@ -87,31 +87,23 @@ export interface FakeResponsesServer {
 
 export async function startFakeResponses(handler: FakeResponsesHandler): Promise<FakeResponsesServer> {
   const requests: ResponsesRecordedRequest[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let settle: (outcome: ResponsesReplyOutcome) => void = () => {};
-      const outcome = new Promise<ResponsesReplyOutcome>((resolve) => (settle = resolve));
-      res.on('close', () => settle(res.writableFinished ? 'completed' : 'client_closed'));
-      const record: ResponsesRecordedRequest = {
-        index: requests.length,
-        method: req.method ?? 'GET',
-        path: (req.url ?? '/').split('?')[0],
-        headers: req.headers,
-        body: undefined,
-        outcome,
-      };
-      requests.push(record);
-      const raw = Buffer.concat(chunks).toString('utf8');
-      try {
-        record.body = raw ? (JSON.parse(raw) as FakeResponsesBody) : undefined;
-      } catch {
-        sendError(res, { status: 400, message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error' }, settle);
-        return;
-      }
-      void answer(record, res, settle);
-    });
+  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
+    const record: ResponsesRecordedRequest = {
+      index: requests.length,
+      method: req.method ?? 'GET',
+      path: (req.url ?? '/').split('?')[0],
+      headers: req.headers,
+      body: undefined,
+      outcome,
+    };
+    requests.push(record);
+    try {
+      record.body = raw ? (JSON.parse(raw) as FakeResponsesBody) : undefined;
+    } catch {
+      sendError(res, { status: 400, message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error' }, settle);
+      return;
+    }
+    void answer(record, res, settle);
   });
 
   async function answer(record: ResponsesRecordedRequest, res: ServerResponse, settle: (o: ResponsesReplyOutcome) => void): Promise<void> {
@@ -139,20 +131,11 @@ export async function startFakeResponses(handler: FakeResponsesHandler): Promise
     await stream(record.index, body, reply, res, settle);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     responseRequests: () => requests.filter((r): r is ResponsesRecordedRequest & { body: FakeResponsesBody } => r.path === '/v1/responses' && r.body !== undefined),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 

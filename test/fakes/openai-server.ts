@@ -6,8 +6,8 @@
 //   const server = await startFakeOpenAI(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl, then assert on server.requests
 //   await server.close();
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { startFakeHttp, type ReplyOutcome } from './http-fake';
 
 /** The parts of a chat.completions request body tests look at (the full parsed JSON is there too). */
 export interface FakeChatBody {
@@ -28,7 +28,7 @@ export interface FakeMessage {
   [key: string]: unknown;
 }
 
-export type ReplyOutcome = 'completed' | 'error' | 'cut' | 'client_closed';
+export type { ReplyOutcome };
 
 /** One HTTP request the server received, in arrival order. */
 export interface RecordedRequest {
@@ -164,31 +164,23 @@ export async function startFakeOpenAI(handler: FakeHandler, options: FakeServerO
   const requests: RecordedRequest[] = [];
   const models = options.models ?? ['fake-model'];
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let settle: (outcome: ReplyOutcome) => void = () => {};
-      const outcome = new Promise<ReplyOutcome>((resolve) => (settle = resolve));
-      res.on('close', () => settle(res.writableFinished ? 'completed' : 'client_closed'));
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const record: RecordedRequest = {
-        index: requests.length,
-        method: req.method ?? 'GET',
-        path: (req.url ?? '/').split('?')[0],
-        headers: req.headers,
-        body: undefined,
-        outcome,
-      };
-      requests.push(record);
-      try {
-        record.body = raw ? (JSON.parse(raw) as FakeChatBody) : undefined;
-      } catch {
-        sendError(res, { status: 400, message: 'We could not parse the JSON body of your request.' }, settle);
-        return;
-      }
-      void route(record, res, settle);
-    });
+  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
+    const record: RecordedRequest = {
+      index: requests.length,
+      method: req.method ?? 'GET',
+      path: (req.url ?? '/').split('?')[0],
+      headers: req.headers,
+      body: undefined,
+      outcome,
+    };
+    requests.push(record);
+    try {
+      record.body = raw ? (JSON.parse(raw) as FakeChatBody) : undefined;
+    } catch {
+      sendError(res, { status: 400, message: 'We could not parse the JSON body of your request.' }, settle);
+      return;
+    }
+    void route(record, res, settle);
   });
 
   async function route(record: RecordedRequest, res: ServerResponse, settle: (o: ReplyOutcome) => void): Promise<void> {
@@ -221,21 +213,11 @@ export async function startFakeOpenAI(handler: FakeHandler, options: FakeServerO
     else await stream(record.index, body, reply, res, settle);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     chatRequests: () => requests.filter((r): r is RecordedRequest & { body: FakeChatBody } => r.path === '/v1/chat/completions' && r.body !== undefined),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 
