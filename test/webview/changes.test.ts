@@ -4,46 +4,24 @@
 // names and lines, the keyboard, and screenshots in dark and light themes.
 
 import assert from 'node:assert/strict';
-import type { Browser, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import type { WebviewMessage } from '../../src/protocol/messages';
 import { DIFF_CHUNK_ROWS } from '../../webview/views/file-diff';
-import { createHarness, describeInChromium, launchChromium, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
+import { describeInChromium, replay, useViewerRig, ViewerPage } from './harness';
 import { HOSTILE_PATH, workspaceRun } from './scenarios';
 import type { ThemeName } from './themes';
 
 describeInChromium('vote viewer in Chromium: answer changes and diffs', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let server: PageServer;
-  const pages: ViewerPage[] = [];
-  const harnesses: Harness[] = [];
+  const rig = useViewerRig();
 
-  before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), webviewBundle().then(servePage)]);
-  });
-
-  after(async () => {
-    for (const h of harnesses) h.hub.dispose();
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    for (const p of pages.splice(0)) await p.close();
-  });
-
-  /** A page showing the finished workspace run. */
   async function open(options: { theme?: ThemeName; surface?: 'view' | 'panel'; width?: number } = {}): Promise<ViewerPage> {
-    const h = await createHarness(browser, server, { hub: { coalescer: { intervalMs: 20 }, headDelayMs: 200 } });
-    harnesses.push(h);
+    const h = await rig.harness();
     const { events, patches } = workspaceRun();
     const run = h.source.start('ws', 'Make parseConfig() return typed errors', events.slice(0, 1));
     for (const [version, patch] of patches) run.patches.set(version, patch);
     await replay(run, events.slice(1));
-    const p = await ViewerPage.open(h, { theme: options.theme ?? 'dark', surface: options.surface ?? 'panel', width: options.width, height: 1000 });
-    pages.push(p);
-    await p.settle();
-    return p;
+    return rig.open(h, { theme: options.theme ?? 'dark', surface: options.surface ?? 'panel', width: options.width, height: 1000 });
   }
 
   const answer = (p: ViewerPage, label: string) => p.page.locator(`.agent details.answer[data-label="${label}"]`);
@@ -180,7 +158,7 @@ describeInChromium('vote viewer in Chromium: answer changes and diffs', function
     assert.equal(await hostile.locator('.file-name').textContent(), HOSTILE_PATH.slice(HOSTILE_PATH.lastIndexOf('/') + 1));
     assert.equal(await hostile.locator('.file-path').getAttribute('title'), HOSTILE_PATH);
     assert.deepEqual(await hostile.locator('.diff-add .diff-text').allTextContents(), ['<script>window.__pwned = "diff"</script>', '<img src=x onerror="window.__pwned = \'diff-img\'">', 'const link = "[click](javascript:alert(1))";']);
-    assert.deepEqual(server.leaks, []);
+    assert.deepEqual(rig.server.leaks, []);
     await assertClean(p);
   });
 

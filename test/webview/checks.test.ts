@@ -4,42 +4,21 @@
 // verification (the gate overruling the votes) in the result; screenshots in dark and light themes and the sidebar.
 
 import assert from 'node:assert/strict';
-import type { Browser, Locator } from 'playwright-core';
-import { createHarness, describeInChromium, launchChromium, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
+import type { Locator } from 'playwright-core';
+import { describeInChromium, replay, useViewerRig, ViewerPage } from './harness';
 import { checksRun, HOSTILE_CHECK_OUTPUT } from './scenarios';
 import type { ThemeName } from './themes';
 
 describeInChromium('vote viewer in Chromium: checks', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let server: PageServer;
-  const pages: ViewerPage[] = [];
-  const harnesses: Harness[] = [];
-
-  before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), webviewBundle().then(servePage)]);
-  });
-
-  after(async () => {
-    for (const h of harnesses) h.hub.dispose();
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    for (const p of pages.splice(0)) await p.close();
-  });
+  const rig = useViewerRig();
 
   async function open(options: { inProgress?: boolean; theme?: ThemeName; surface?: 'view' | 'panel' } = {}): Promise<ViewerPage> {
-    const h = await createHarness(browser, server, { hub: { coalescer: { intervalMs: 20 }, headDelayMs: 200 } });
-    harnesses.push(h);
+    const h = await rig.harness();
     const events = checksRun(options.inProgress);
     const run = h.source.start('checks', 'Fix add()', events.slice(0, 1));
     await replay(run, events.slice(1));
-    const p = await ViewerPage.open(h, { theme: options.theme ?? 'dark', surface: options.surface ?? 'panel', height: 1000 });
-    pages.push(p);
-    await p.settle();
-    return p;
+    return rig.open(h, { theme: options.theme ?? 'dark', surface: options.surface ?? 'panel', height: 1000 });
   }
 
   const answer = (p: ViewerPage, label: string) => p.page.locator(`.agent details.answer[data-label="${label}"]`);

@@ -281,6 +281,61 @@ export class ViewerPage {
   }
 }
 
+export interface ViewerRig {
+  /** The page server (its origin, and what leaked past it). */
+  readonly server: PageServer;
+  /** The pages opened so far by the running test, newest last (closed after each test). */
+  readonly pages: ViewerPage[];
+  /** A host hub over a fake run source, as the suites use it (disposed after the suite). */
+  harness(history?: RunHistory | null): Promise<Harness>;
+  /** A page on `h`, settled. */
+  open(h: Harness, options?: OpenOptions): Promise<ViewerPage>;
+}
+
+/**
+ * Chromium, the page server and the clean-up every viewer suite needs, registered as mocha hooks of the calling
+ * `describe`: pages close after each test; hubs, the browser and the server after the suite.
+ */
+export function useViewerRig(): ViewerRig {
+  let browser: Browser | undefined;
+  let server: PageServer | undefined;
+  const pages: ViewerPage[] = [];
+  const harnesses: Harness[] = [];
+  before(async () => {
+    [browser, server] = await Promise.all([launchChromium(), webviewBundle().then(servePage)]);
+  });
+  after(async () => {
+    for (const h of harnesses) h.hub.dispose();
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    for (const p of pages.splice(0)) await p.close();
+  });
+  const started = (): { browser: Browser; server: PageServer } => {
+    if (!browser || !server) throw new Error('the viewer rig is not started (use it inside describeInChromium)');
+    return { browser, server };
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    pages,
+    async harness(history = null) {
+      const { browser, server } = started();
+      const h = await createHarness(browser, server, { history, hub: { coalescer: { intervalMs: 20 }, headDelayMs: 200 } });
+      harnesses.push(h);
+      return h;
+    },
+    async open(h, options = {}) {
+      const p = await ViewerPage.open(h, options);
+      pages.push(p);
+      await p.settle();
+      return p;
+    },
+  };
+}
+
 /** Emits events into a run, yielding to the event loop every `chunk` events (so the coalescer timers can run). */
 export async function replay(run: FakeRun, events: RunEvent[], chunk = 25, pauseMs = 5): Promise<void> {
   for (let i = 0; i < events.length; i++) {

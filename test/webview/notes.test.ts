@@ -3,13 +3,12 @@
 // text, hostile text staying text, the notes in the timeline and the columns, Answer now, and screenshots.
 
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
 import { reduceView } from '../../src/protocol/state';
 import { RunHistory } from '../../src/host/viewer/history';
 import { answerNow, canNote, noteArrived, notesFor } from '../../webview/notes-derive';
-import { createHarness, describeInChromium, launchChromium, MemoryFs, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
+import { describeInChromium, MemoryFs, replay, useViewerRig } from './harness';
 import { midRun, renumber } from './scenarios';
 import type { ThemeName } from './themes';
 
@@ -77,38 +76,13 @@ describe('vote viewer (webview logic): notes and Answer now', () => {
 
 describeInChromium('vote viewer in Chromium: notes and Answer now', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let server: PageServer;
+  const rig = useViewerRig();
+  const { harness, open } = rig;
   let mid: RunEvent[];
-  const pages: ViewerPage[] = [];
-  const harnesses: Harness[] = [];
 
   before(async () => {
-    [browser, server, mid] = await Promise.all([launchChromium(), webviewBundle().then(servePage), midRun().then((m) => m.events)]);
+    mid = (await midRun()).events;
   });
-
-  after(async () => {
-    for (const h of harnesses) h.hub.dispose();
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    for (const p of pages.splice(0)) await p.close();
-  });
-
-  async function harness(history: RunHistory | null = null): Promise<Harness> {
-    const h = await createHarness(browser, server, { history, hub: { coalescer: { intervalMs: 20 }, headDelayMs: 200 } });
-    harnesses.push(h);
-    return h;
-  }
-
-  async function open(h: Harness, options: Parameters<typeof ViewerPage.open>[1] = {}): Promise<ViewerPage> {
-    const p = await ViewerPage.open(h, options);
-    pages.push(p);
-    await p.settle();
-    return p;
-  }
 
   const HOSTILE = 'Use metric units <img src="/leak-note" onerror="window.__pwned=1"> **not bold**';
 
@@ -159,7 +133,7 @@ describeInChromium('vote viewer in Chromium: notes and Answer now', function () 
     assert.equal(await page.locator(`article.agent[data-agent="${failed}"] .agent-note`).isVisible(), false, 'nor offers a note box');
     assert.equal(await page.locator('.notes-list img, .note b, .note strong').count(), 0);
     assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
-    assert.deepEqual(server.leaks, []);
+    assert.deepEqual(rig.server.leaks, []);
 
     // Delivered to the first agent at its next turn.
     run.emitBody({ type: 'note_delivered', noteId: 'note1', agentId: live[0], via: 'next_turn' });

@@ -3,12 +3,12 @@
 // ARIA, reduced motion, and screenshots in light, dark and high-contrast themes (test-artifacts/screenshots/).
 
 import assert from 'node:assert/strict';
-import type { Browser, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
 import { RunHistory } from '../../src/host/viewer/history';
 import { COLUMNS_PER_FRAME } from '../../webview/scheduler';
-import { createHarness, describeInChromium, launchChromium, MemoryFs, replay, servePage, ViewerPage, webviewBundle, type Harness, type PageServer } from './harness';
+import { describeInChromium, MemoryFs, replay, useViewerRig, ViewerPage } from './harness';
 import { bigRun, fullRun, hostileRun, midRun, tieRun } from './scenarios';
 import type { ThemeName } from './themes';
 
@@ -27,41 +27,16 @@ async function textMatching(locator: Locator, re: RegExp, timeoutMs = 3000): Pro
 
 describeInChromium('vote viewer in Chromium', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let server: PageServer;
+  const rig = useViewerRig();
+  const { harness, open, pages } = rig;
   let full: RunEvent[];
   let tie: RunEvent[];
   let hostile: RunEvent[];
   let mid: RunEvent[];
-  const pages: ViewerPage[] = [];
-  const harnesses: Harness[] = [];
 
   before(async () => {
-    [browser, server, full, tie, hostile, mid] = await Promise.all([launchChromium(), webviewBundle().then(servePage), fullRun(), tieRun(), hostileRun(), midRun().then((m) => m.events)]);
+    [full, tie, hostile, mid] = await Promise.all([fullRun(), tieRun(), hostileRun(), midRun().then((m) => m.events)]);
   });
-
-  after(async () => {
-    for (const h of harnesses) h.hub.dispose();
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    for (const p of pages.splice(0)) await p.close();
-  });
-
-  async function harness(history: RunHistory | null = null): Promise<Harness> {
-    const h = await createHarness(browser, server, { history, hub: { coalescer: { intervalMs: 20 }, headDelayMs: 200 } });
-    harnesses.push(h);
-    return h;
-  }
-
-  async function open(h: Harness, options: Parameters<typeof ViewerPage.open>[1] = {}): Promise<ViewerPage> {
-    const p = await ViewerPage.open(h, options);
-    pages.push(p);
-    await p.settle();
-    return p;
-  }
 
   async function assertClean(p: ViewerPage): Promise<void> {
     assert.deepEqual(await p.cspViolations(), [], 'no CSP violations');
@@ -375,8 +350,8 @@ describeInChromium('vote viewer in Chromium', function () {
     await page.locator('a[href="https://example.com/docs?a=1&b=2"]').first().click();
     await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(h.services.opened, ['https://example.com/docs?a=1&b=2']);
-    assert.ok(requests.every((u) => u.startsWith(server.origin)), `no request leaves the page's origin: ${requests.join(', ')}`);
-    assert.deepEqual(server.leaks, []);
+    assert.ok(requests.every((u) => u.startsWith(rig.server.origin)), `no request leaves the page's origin: ${requests.join(', ')}`);
+    assert.deepEqual(rig.server.leaks, []);
     await p.screenshot('hostile-panel-dark');
     await assertClean(p);
   });
