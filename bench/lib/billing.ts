@@ -12,12 +12,12 @@ import { serialise } from './tokens';
 export type CacheModel = keyof typeof CACHE_POLICIES;
 export const CACHE_MODELS: CacheModel[] = ['anthropic', 'openai', 'gemini'];
 
-/** One model call of a run: whose, what it sent, when it was sent and when its response ended (ms). */
+/** One model call of a run: whose, what it sent, when it was sent and when its response began (ms). */
 export interface TimedRequest {
   agent: string;
   request: ModelRequest;
   start: number;
-  end: number;
+  ready: number;
 }
 
 const anthropic = new AnthropicProvider({ model: 'claude-sonnet-4-5', baseUrl: 'http://127.0.0.1:9' });
@@ -51,12 +51,12 @@ export function anthropicBlocks(body: MessageCreateParamsStreaming): CacheBlock[
 
 /** The run's requests as each cache model sees them. */
 export function cachedPrompts(requests: readonly TimedRequest[], model: CacheModel): CachedPrompt[] {
-  return requests.map(({ request, start, end }) => {
-    if (model === 'anthropic') return { scope: 'org', blocks: anthropicBlocks(anthropic.buildBody(request)), start, end };
+  return requests.map(({ request, start, ready }) => {
+    if (model === 'anthropic') return { scope: 'org', blocks: anthropicBlocks(anthropic.buildBody(request)), start, ready };
     // OpenAI routes requests by prompt_cache_key (a request without one shares the organisation's caches); Gemini's
     // implicit cache has no key.
     const scope = model === 'openai' ? (openai.buildBody(request).prompt_cache_key ?? 'org') : 'org';
-    return { scope, blocks: [{ text: serialise(request) }], start, end };
+    return { scope, blocks: [{ text: serialise(request) }], start, ready };
   });
 }
 

@@ -4,6 +4,7 @@
 
 import { buildInitialUserMessage } from '../../src/core/engine/prompts';
 import type { ModelRequest } from '../../src/core/providers/types';
+import { commonPrefixLength } from '../../src/core/util/text';
 
 /** The request as one string, in the order providers cache prompts: tools, system, then the messages. */
 export function serialise(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): string {
@@ -18,12 +19,6 @@ export function serialise(request: Pick<ModelRequest, 'system' | 'messages' | 't
 
 export const tokensOf = (chars: number): number => chars / 4;
 
-function commonPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
 
 export interface PromptTally {
   calls: number;
@@ -47,7 +42,7 @@ export function tally(requests: Iterable<[string, Pick<ModelRequest, 'system' | 
     calls++;
     chars += text.length;
     const prev = last.get(agent);
-    uncached += text.length - (prev === undefined ? 0 : commonPrefix(prev, text));
+    uncached += text.length - (prev === undefined ? 0 : commonPrefixLength(prev, text));
     last.set(agent, text);
     if (!perAgent.has(agent)) perAgent.set(agent, []);
     perAgent.get(agent)!.push(tokensOf(text.length));

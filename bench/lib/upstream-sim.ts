@@ -31,8 +31,8 @@ export interface SimOptions {
 export interface SimResult {
   /** [agentId, request] for every coordination call, in start order. */
   requests: [string, ModelRequest][];
-  /** When each of `requests` was sent and when its stream ended, in the simulation's ms. */
-  times: { start: number; end: number }[];
+  /** When each of `requests` was sent, when its stream began (a quarter in, as the scripted provider's) and ended, in the simulation's ms. */
+  times: { start: number; ready: number; end: number }[];
   presentation: [string, ModelRequest];
   answers: number;
   /** Votes cast and then thrown away (restart pending, or a new answer in the same batch). */
@@ -69,7 +69,7 @@ export function simulateUpstream(opts: SimOptions): SimResult {
   const board = (): BoardEntry[] => agents.flatMap((a) => (a.answer ? [{ label: a.label, versionLabel: `${a.label}.${a.answer.version}`, content: a.answer.content }] : []));
   const capReached = (a: SimAgent) => opts.maxNewAnswersPerAgent !== null && a.answerCount >= opts.maxNewAnswersPerAgent;
   const requests: [string, ModelRequest][] = [];
-  const times: { start: number; end: number }[] = [];
+  const times: SimResult['times'] = [];
   let answers = 0;
   let discardedVotes = 0;
   let now = 0;
@@ -90,8 +90,9 @@ export function simulateUpstream(opts: SimOptions): SimResult {
         },
       ]);
       a.restartPending = false; // a fresh stream has seen everything there is
-      a.stream = { end: now + duration(a.index, decision.kind), decision };
-      times.push({ start: now, end: a.stream.end });
+      const ms = duration(a.index, decision.kind);
+      a.stream = { end: now + ms, decision };
+      times.push({ start: now, ready: now + ms / 4, end: a.stream.end });
     }
     now = Math.min(...agents.flatMap((a) => (a.stream ? [a.stream.end] : [])));
     const batch = agents.filter((a) => a.stream && a.stream.end - now < 1e-9);

@@ -46,24 +46,27 @@ export interface CaseResult {
 /** One run of our engine; `cache`: the cache model its backends declare (the engine may decide by it). */
 async function runOurs(n: number, behaviourName: BehaviourName, cap: number | null, maxRounds: number, cache?: CacheModel): Promise<{ run: OurRun; timed: TimedRequest[] }> {
   const behaviour = BEHAVIOURS[behaviourName];
-  const timed: TimedRequest[] = [];
+  const sent: (Omit<TimedRequest, 'ready'> & { call: number })[] = [];
   const members = Array.from({ length: n }, (_, i) => {
     const label = `agent${i + 1}`;
     const id = `a${i + 1}`;
     return {
       id,
+      // One backend for the team, as upstream's simulated team has: the agents share its cache.
+      model: 'bench-model',
       promptCache: cache && CACHE_POLICIES[cache],
-      script: (request: Parameters<typeof viewOfRequest>[1]) => {
+      script: (request: Parameters<typeof viewOfRequest>[1], index: number) => {
         const d = behaviour(viewOfRequest(label, request));
         const delayMs = durationMs(i, d.kind);
-        const start = performance.now();
-        timed.push({ agent: id, request: structuredClone(request), start, end: start + delayMs });
+        sent.push({ agent: id, request: structuredClone(request), start: performance.now(), call: index });
         return d.kind === 'answer' ? reply.answer(d.content, { delayMs }) : reply.vote(d.target, d.reason, { delayMs });
       },
     };
   });
   const team = runTeam(members, { task: TASK, orchestrator: { maxNewAnswersPerAgent: cap, maxRounds }, timeouts: { orchestratorTimeoutSeconds: 600, agentTurnTimeoutSeconds: 60 } });
   const result = await team.result;
+  // When each response began, as the scripted provider told the engine (a response that never began cached nothing).
+  const timed: TimedRequest[] = sent.map(({ call, ...s }) => ({ ...s, ready: team.providers[s.agent].began[call] ?? Infinity }));
   const ourRequests = members.flatMap((m) => team.requests(m.id).map((r) => [m.id, r] as [string, typeof r]));
   const t = tally(ourRequests);
   const compacted = ourRequests.reduce((sum, [, r]) => sum + compactedTokens(r, TASK), 0);
@@ -156,7 +159,7 @@ export const consensus: Scenario = {
     r.note('Upstream = its documented policy, simulated with charitable simplifications (see bench/lib/upstream-sim.ts); its presentation call is shown but not counted in the ratios.');
     r.note('"if compacted": the same requests, each rebuilt as a fresh start (ORIGINAL MESSAGE + latest answers) whenever its conversation held an answer twice (superseded, or its own repeated back): the proposed change, see bench/lib/tokens.ts.');
     r.note('Tokens = chars/4 of system + messages + tool definitions per request; "uncached" = not a prefix of the same agent\'s previous request.');
-    r.note('Billed input = uncached + read × read price + written × write price, in input tokens, under each cache (src/core/usage/cache.ts CACHE_POLICIES): anthropic = breakpoints as our provider places them, reads 0.1×, writes 1.25×; openai = automatic prefix cache in 128-token steps, 0.5×, one cache per prompt_cache_key; gemini = implicit prefix cache, 0.25×. 1,024 tokens at least; an entry serves requests sent after its response ended. Upstream gets the same providers, without a cache key.');
+    r.note('Billed input = uncached + read × read price + written × write price, in input tokens, under each cache (src/core/usage/cache.ts CACHE_POLICIES): anthropic = breakpoints as our provider places them, reads 0.1×, writes 1.25×; openai = automatic prefix cache in 128-token steps, 0.5×, one cache per prompt_cache_key; gemini = implicit prefix cache, 0.25×. 1,024 tokens at least; an entry serves requests sent after its response began (a quarter into its time, for both policies). Our agents share one backend and one cache key per run; upstream gets the same providers, without a cache key.');
     return r.result();
   },
 };

@@ -120,7 +120,9 @@ export function providerBattery(name: string, harness: BatteryHarness): void {
       ];
       const s = await start(() => ({ toolCalls: calls, chunkSize: 4 }));
       const deltas: StreamDelta[] = [];
-      const response = await s.provider(KEY).complete(request({ tools: BATTERY_TOOLS, toolChoice: 'required' }), { signal: live(), onDelta: (d) => deltas.push(d) });
+      let started = 0;
+      const response = await s.provider(KEY).complete(request({ tools: BATTERY_TOOLS, toolChoice: 'required' }), { signal: live(), onDelta: (d) => deltas.push(d), onStarted: () => started++ });
+      assert.ok(started > 0, 'the response’s start is signalled though it streams no deltas (what the shared-prompt gate waits for)');
       assert.equal(response.stopReason, 'tool_calls');
       assert.deepEqual(response.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), calls.map((c) => [c.name, c.args]));
       const ids = response.toolCalls.map((c) => c.id);
@@ -137,8 +139,10 @@ export function providerBattery(name: string, harness: BatteryHarness): void {
 
     it('maps 429 to rate_limit with the retry-after, after exactly one request', async () => {
       const s = await start(() => ({ error: { status: 429, message: 'Rate limit reached for requests', retryAfterSeconds: 7 } }));
-      const error = await rejection(s.provider(KEY).complete(request(), { signal: live() }));
+      let started = 0;
+      const error = await rejection(s.provider(KEY).complete(request(), { signal: live(), onStarted: () => started++ }));
       assert.equal(error.kind, 'rate_limit');
+      assert.equal(started, 0, 'a refused request never began');
       assert.equal(error.status, 429);
       assert.equal(error.retryAfterMs, 7000);
       assert.equal(error.retryable, true);

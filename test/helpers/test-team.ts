@@ -19,6 +19,8 @@ export interface TeamMember {
   pricing?: Pricing | null;
   contextWindow?: number;
   promptCache?: PromptCachePolicy;
+  /** The model it stands for (default `model-<id>`): members with the same model and cache share one backend's cache. */
+  model?: string;
 }
 
 export interface TeamRun {
@@ -37,7 +39,7 @@ export function runTeam(
   opts: { task?: string; orchestrator?: Partial<OrchestratorConfig>; timeouts?: Partial<TimeoutConfig>; retry?: Partial<RetryPolicy>; signal?: AbortSignal; checks?: AnswerChecks } = {},
 ): TeamRun {
   const providers: Record<string, ScriptedProvider> = {};
-  for (const m of members) providers[m.id] = new ScriptedProvider(`model-${m.id}`, m.script, m.promptCache);
+  for (const m of members) providers[m.id] = new ScriptedProvider(m.model ?? `model-${m.id}`, m.script, m.promptCache);
   const events: RunEvent[] = [];
   const orchestrator = new Orchestrator({
     task: opts.task ?? 'What is 2 + 2?',

@@ -100,7 +100,7 @@ describe('parseConfigText: values and defaults', () => {
       },
     });
     assert.deepEqual(config.orchestrator, {
-      votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, contextCompaction: 'superseded', unavailableWaitSeconds: 30, earlyDecision: true,
+      votingSensitivity: 'strict', answerNoveltyRequirement: 'balanced', maxNewAnswersPerAgent: 2, maxRounds: 4, contextCompaction: 'superseded', unavailableWaitSeconds: 30, promptCacheWaitSeconds: 5, earlyDecision: true,
         finalAnswer: 'synthesize',
       budget: { maxCostUsd: 0.25, maxTotalTokens: 100000, maxCalls: 30 },
     });
@@ -663,5 +663,13 @@ describe('parseConfigText: orchestrator.unavailable_wait_seconds', () => {
   it('defaults to 30 s and takes a value', () => {
     assert.equal(load(yaml('agents:', '  - backend: {type: ollama, model: m}')).config.orchestrator.unavailableWaitSeconds, 30);
     assert.equal(load(yaml('agents:', '  - backend: {type: ollama, model: m}', 'orchestrator: {unavailable_wait_seconds: 5}')).config.orchestrator.unavailableWaitSeconds, 5);
+  });
+});
+
+describe('parseConfigText: orchestrator.prompt_cache_wait_seconds', () => {
+  it('defaults to 5 s, takes 0 (send together) and refuses a negative wait', () => {
+    assert.equal(load(yaml('agents:', '  - backend: {type: ollama, model: m}')).config.orchestrator.promptCacheWaitSeconds, 5);
+    assert.equal(load(yaml('agents:', '  - backend: {type: ollama, model: m}', 'orchestrator: {prompt_cache_wait_seconds: 0}')).config.orchestrator.promptCacheWaitSeconds, 0);
+    assert.throws(() => load(yaml('agents:', '  - backend: {type: ollama, model: m}', 'orchestrator: {prompt_cache_wait_seconds: -1}')), /prompt_cache_wait_seconds/);
   });
 });

@@ -276,6 +276,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
         finalAnswer: finalAnswerMode(orch, DEFAULT_ORCHESTRATOR.finalAnswer, report),
         contextCompaction: orch.context_compaction ?? DEFAULT_ORCHESTRATOR.contextCompaction,
         unavailableWaitSeconds: orch.unavailable_wait_seconds ?? DEFAULT_ORCHESTRATOR.unavailableWaitSeconds,
+        promptCacheWaitSeconds: orch.prompt_cache_wait_seconds ?? DEFAULT_ORCHESTRATOR.promptCacheWaitSeconds,
         earlyDecision: orch.early_decision ?? DEFAULT_ORCHESTRATOR.earlyDecision,
         ...(budget ? { budget } : {}),
         ...(orch.context_paths?.length ? { contextPaths: orch.context_paths.map((c) => ({ path: c.path, permission: c.permission ?? 'read' })) } : {}),

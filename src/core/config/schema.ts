@@ -100,6 +100,7 @@ export const OrchestratorSchema = z.object({
   final_answer: z.enum(['as_is', 'synthesize']).nullish(),
   context_compaction: z.enum(['superseded', 'never']).nullish(),
   unavailable_wait_seconds: z.number().min(0).nullish(),
+  prompt_cache_wait_seconds: z.number().min(0).nullish(),
   early_decision: z.boolean().nullish(),
   checks: z.array(CheckSchema).nullish(),
   verification: VerificationSchema.nullish(),

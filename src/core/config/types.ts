@@ -153,7 +153,9 @@ export interface OrchestratorConfig {
   /**
    * 'superseded' (default): when answers an agent has seen were revised, its next turn starts from a fresh prompt with
    * the current answers instead of appending the new versions to its conversation, so prompts grow with the board,
-   * not with the history of every version. 'never': always keep the whole conversation.
+   * not with the history of every version; on a backend with a known prompt cache also when other agents start turns
+   * with the same fresh prompt (its start is then read from the cache); each time only when that is billed less.
+   * 'never': always keep the whole conversation.
    */
   contextCompaction: 'superseded' | 'never';
   /**
@@ -161,6 +163,12 @@ export interface OrchestratorConfig {
    * they all hold current votes and it has been unavailable this long, the run ends without it.
    */
   unavailableWaitSeconds: number;
+  /**
+   * Ours: when agents on one backend with a known prompt cache are about to send prompts that start alike (the task,
+   * the board), one goes first and the others wait up to this long for its response to begin, so the cache serves
+   * them that start at its cached price. 0: send together. Default 5.
+   */
+  promptCacheWaitSeconds: number;
   /**
    * Ours: end as soon as a strict majority of live agents hold current votes for one answer while the turns still
    * out can only vote (their answer cap is reached): those votes cannot change the winner. Default true.
@@ -216,6 +224,7 @@ export const DEFAULT_ORCHESTRATOR: OrchestratorConfig = {
   finalAnswer: 'as_is',
   contextCompaction: 'superseded',
   unavailableWaitSeconds: 30,
+  promptCacheWaitSeconds: 5,
   earlyDecision: true,
 };
 

@@ -17,6 +17,7 @@
 // selection, is a conflict and the re-anchor is refused.
 
 import { diffLines, diffWordsWithSpace, type ChangeObject } from 'diff';
+import { commonPrefixLength } from '../util/text';
 
 export interface ReanchorInput {
   /** The document text the agents saw. */
@@ -92,12 +93,6 @@ function editsFromChanges(changes: readonly ChangeObject<string>[], oldBase: num
   return edits;
 }
 
-function commonPrefix(a: string, b: string): number {
-  const max = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
 
 function commonSuffix(a: string, b: string, limit: number): number {
   let i = 0;
@@ -191,7 +186,7 @@ export function reanchorSelection(input: ReanchorInput): ReanchorResult {
   }
 
   // 1. One coarse edit between the common prefix and the common suffix.
-  const pre = commonPrefix(oldDoc, newDoc);
+  const pre = commonPrefixLength(oldDoc, newDoc);
   const suf = commonSuffix(oldDoc, newDoc, Math.min(oldDoc.length, newDoc.length) - pre);
   const oE = oldDoc.length - suf;
   const nE = newDoc.length - suf;

@@ -1,10 +1,11 @@
-// An agent's one conversation for the whole run: what it is shown of the board at each boundary (the whole board
-// first, afterwards only what changed, or a fresh prompt once answers it saw were revised) and the tool results it
-// gets. User text is appended to a trailing user message when there is one, so roles keep alternating.
+// An agent's conversation: what it is shown of the board at each boundary (the whole board first, afterwards only
+// what changed, or a fresh prompt when that is billed less, see deliverBoard) and the tool results it gets. User
+// text is appended to a trailing user message when there is one, so roles keep alternating.
 
 import type { ToolCall } from '../providers/types';
 import { rebuildPays } from '../usage/cache';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
+import { commonPrefixLength } from '../util/text';
 import { toBoardEntry, type AnswerVersion } from './board';
 import { buildInitialUserMessage, buildUpdateMessage, formatNotes, noNewsMessage, revisedNote, type BoardEntry } from './prompts';
 import type { AgentRuntime, RunContext } from './run-context';
@@ -44,9 +45,11 @@ export function deliverNotes(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
 /**
  * Shows the agent what it has not seen: the whole board on its first turn, afterwards only the answers that
  * changed, appended, so each prompt starts with the one before it (what providers' prompt caches serve). At a turn
- * boundary after a revision of an answer it saw, the conversation starts afresh from the current board (unless
- * compaction is off) when that costs less than carrying the superseded versions along: with a prompt cache the
- * carried conversation is billed at the cached price, so a rebuild often costs more than it saves.
+ * boundary the conversation may instead start afresh from the current board (unless compaction is off), when that
+ * is billed less: after a revision of an answer it saw (it sheds the superseded versions), or when other agents on
+ * its backend are starting turns too (they are all shown the same fresh prompt, whose start the provider's cache
+ * then serves to all but the first, see prefix-gate.ts). With a prompt cache the carried conversation is billed at
+ * the cached price, so a rebuild often costs more than it saves; rebuildPays weighs it.
  */
 export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_turn' | 'tool_result'): void {
   const { board, options } = ctx;
@@ -62,12 +65,16 @@ export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
   // Its last vote came after its latest answer (a vote sees the board, its own answer included).
   const voted = agent.lastVote !== null && agent.lastVote.seenRevision >= (board.latest(agent.spec.id)?.revision ?? 0);
   const update = () => buildUpdateMessage(changed.map(entry), unchanged.map(toBoardEntry), { voteOnly: ctx.capReached(agent), voted });
-  const fresh = () => `${withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry)))}\n\n${revisedNote(voted)}`;
-  const compact = via === 'next_turn' && superseded && options.orchestrator.contextCompaction !== 'never' && rebuildCheaper(ctx, agent, update(), fresh());
+  // What every agent is shown alike comes first (the task and the board), then what is the agent's own.
+  const shared = buildInitialUserMessage(options.task, current.map(toBoardEntry));
+  const fresh = { role: 'user' as const, content: `${withKeptNotes(agent, shared)}\n\n${revisedNote({ revised: superseded, voted })}`, sharedChars: shared.length };
+  const sharers = agent.spec.provider.promptCache && changed.length > 0 ? ctx.cachePeers(agent) + 1 : 1;
+  const compact =
+    via === 'next_turn' && (superseded || sharers > 1) && options.orchestrator.contextCompaction !== 'never' && rebuildCheaper(ctx, agent, update(), fresh.content, { shared, sharers });
   if (agent.messages.length === 0) {
-    agent.messages = [{ role: 'user', content: withKeptNotes(agent, buildInitialUserMessage(options.task, current.map(toBoardEntry))) }];
+    agent.messages = [{ role: 'user', content: withKeptNotes(agent, shared), sharedChars: shared.length }];
   } else if (compact) {
-    agent.messages = [{ role: 'user', content: fresh() }];
+    agent.messages = [fresh];
     agent.compacted = true;
     ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
   } else {
@@ -85,8 +92,11 @@ export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
 
 const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 
-/** Rebuilding from the board against appending `update`, priced under the agent's provider cache (if known). */
-function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fresh: string): boolean {
+/**
+ * Rebuilding from the board against appending `update`, priced under the agent's provider cache (if known);
+ * `sharers`: the agents expected to send the fresh prompt's `shared` start now (itself included).
+ */
+function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fresh: string, { shared, sharers }: { shared: string; sharers: number }): boolean {
   const last = agent.lastPrompt;
   if (!last) return true;
   const conversation = agent.messages.reduce((n, m) => n + m.content.length + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + c.arguments.length, 0) : 0), 0);
@@ -95,6 +105,9 @@ function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fr
     sent: last.tokens,
     appended: last.stable + tokens(conversation + update.length),
     rebuilt: last.stable + tokens(fresh.length),
+    shared: last.stable + tokens(shared.length),
+    rebuiltKept: last.stable + tokens(commonPrefixLength(fresh, agent.messages[0]?.content ?? '')),
+    sharers,
     prefixChanged: last.voteOnly !== ctx.capReached(agent),
   });
 }

@@ -3,11 +3,12 @@
 // in a long back-off is "unavailable": it does not hold the others (see the orchestrator's coordinate). A call that
 // ends early (cancelled, timed out, cut) after streaming is still billed by the provider: its usage is estimated.
 
-import type { ModelRequest, ModelResponse, Usage } from '../providers/types';
+import { ProviderError, type ModelRequest, type ModelResponse, type Usage } from '../providers/types';
 import { costUsd } from '../usage/cost';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
 import { sleep } from '../util/sleep';
 import { estimatePromptTokens } from './budget';
+import { sharedStartKey } from './prefix-gate';
 import { asProviderError, retryDelayMs } from './retry';
 import type { AgentRuntime, RunContext } from './run-context';
 
@@ -24,24 +25,37 @@ export function partialUsage(request: ModelRequest, chars: number): Usage {
 
 export async function callModel(ctx: RunContext, agent: AgentRuntime, request: ModelRequest, signal: AbortSignal, phase: 'coordination' | 'final'): Promise<ModelResponse> {
   const agentId = agent.spec.id;
+  const { provider } = agent.spec;
+  const shared = sharedStartKey(request, provider.description, provider.promptCache);
   for (let attempt = 1; ; attempt++) {
     const reservation = ctx.budget.reserve(request, agent.spec.pricing ?? null);
+    // Another agent sending the same start first: wait until the cache holds it (see prefix-gate.ts).
+    const pass = shared ? await ctx.prefixGate.enter(shared, signal) : null;
+    let begun = false;
     let streamed = 0;
     try {
-      const response = await agent.spec.provider.complete(request, {
+      // Cancelled while it waited: the request is never sent.
+      if (signal.aborted) throw new ProviderError('aborted', 'cancelled before the request was sent');
+      const response = await provider.complete(request, {
         signal,
+        onStarted: () => {
+          begun = true;
+          pass?.begun();
+        },
         onDelta: (d) => {
           streamed += d.text.length;
           if (d.type === 'text') ctx.emit({ type: 'text_delta', agentId, text: d.text });
           else ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
         },
       });
+      pass?.ended(begun);
       agent.unavailable = null;
       const cost = response.usage && agent.spec.pricing ? costUsd(response.usage, agent.spec.pricing) : null;
       ctx.budget.settle(reservation, response.usage, cost);
       if (response.usage) ctx.emit({ type: 'usage', agentId, usage: response.usage, costUsd: cost, phase });
       return response;
     } catch (err) {
+      pass?.ended(begun);
       const partial = streamed > 0 ? partialUsage(request, streamed) : undefined;
       const cost = partial && agent.spec.pricing ? costUsd(partial, agent.spec.pricing) : null;
       ctx.budget.settle(reservation, partial, cost);

@@ -232,8 +232,9 @@ describe('prompts: update message', () => {
 
 describe('prompts: revised note', () => {
   it('says an earlier vote was void only to an agent that voted', () => {
-    assert.match(revisedNote(true), /^Some answers were revised since your last turn; .* Your vote before was not counted\.$/);
-    assert.doesNotMatch(revisedNote(false), /vote/);
+    assert.match(revisedNote({ revised: true, voted: true }), /^Some answers were revised since your last turn; .* Your vote before was not counted\.$/);
+    assert.doesNotMatch(revisedNote({ revised: true, voted: false }), /vote/);
+    assert.match(revisedNote({ revised: false, voted: false }), /^New answers were provided since your last turn; /);
   });
 });
 

@@ -203,8 +203,9 @@ export function buildUpdateMessage(changed: BoardEntry[], unchanged: BoardEntry[
 }
 
 /** Added to a compacted prompt: the answers were revised since the agent last looked (and, if it voted, the vote is void). */
-export function revisedNote(voted: boolean): string {
-  return `Some answers were revised since your last turn; the CURRENT ANSWERS above are the latest versions.${voted ? ' Your vote before was not counted.' : ''}`;
+export function revisedNote({ revised, voted }: { revised: boolean; voted: boolean }): string {
+  const news = revised ? 'Some answers were revised since your last turn' : 'New answers were provided since your last turn';
+  return `${news}; the CURRENT ANSWERS above are the latest versions.${voted ? ' Your vote before was not counted.' : ''}`;
 }
 
 /** The next turn's message when nothing changed on the board since the agent's last turn. */

@@ -5,6 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ChatMessage } from '../providers/types';
 import { Board } from './board';
+import { SharedPrefixGate } from './prefix-gate';
 import { BudgetGuard } from './budget';
 import type { FailureCause, RunEvent, RunEventBody, VoteRecord } from './events';
 import type { EngineAgent, RunOptions } from './ports';
@@ -46,8 +47,6 @@ export interface AgentRuntime {
    * whether it was vote-only (which changes both). Read when deciding whether rebuilding the conversation pays.
    */
   lastPrompt: { tokens: number; stable: number; voteOnly: boolean } | null;
-  /** Sent with each of its requests (OpenAI's prompt_cache_key): one cache route per agent's conversation. */
-  cacheKey: string;
   /**
    * The user's notes for it: `pending` until its next boundary, `delivered` in the running turn (put back if the
    * turn fails), `kept` once a turn that showed them ended (a fresh prompt carries them again).
@@ -101,6 +100,9 @@ export class RunContext {
   /** Wakes the coordinator when a running turn becomes settled (turn ends wake it through their promises). */
   wakeCoordinator: () => void = () => undefined;
   private seq = 0;
+  /** Sent with every request of the run (OpenAI's prompt_cache_key): one cache route for the prompts agents share. */
+  readonly cacheKey: string;
+  readonly prefixGate: SharedPrefixGate;
 
   constructor(readonly options: RunOptions) {
     if (options.agents.length === 0) throw new Error('MassGen needs at least one agent.');
@@ -127,7 +129,6 @@ export class RunContext {
       readsAnswers: false,
       promptTokens: 0,
       lastPrompt: null,
-      cacheKey: `massgen-${options.runId ? `${options.runId}-` : ''}${spec.id}`,
       notes: { pending: [], delivered: [], kept: [] },
       turnController: null,
       textOnly: false,
@@ -136,6 +137,8 @@ export class RunContext {
     this.board = new Board(this.agents.map((a) => ({ id: a.spec.id, label: a.label })));
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.promptTime = (options.now ?? (() => new Date()))();
+    this.cacheKey = `massgen-${options.runId ?? this.started}`;
+    this.prefixGate = new SharedPrefixGate(options.orchestrator.promptCacheWaitSeconds * 1000);
     // One abort listener per concurrent turn: many agents are normal, not a leak.
     setMaxListeners(0, this.runController.signal, this.checksSignal);
     this.budget = new BudgetGuard(options.orchestrator.budget, (reached) => this.emit({ type: 'budget_reached', ...reached }));
@@ -168,6 +171,16 @@ export class RunContext {
   capReached(a: AgentRuntime): boolean {
     const cap = this.options.orchestrator.maxNewAnswersPerAgent;
     return cap !== null && a.answerCount >= cap;
+  }
+
+  /**
+   * Other agents in a turn now that are shown what this one is (same backend, same vote-only state, so the same tools
+   * and system prompt): a fresh prompt from the board would start like theirs, and their cache could serve it.
+   */
+  cachePeers(agent: AgentRuntime): number {
+    const backend = agent.spec.provider.description;
+    const voteOnly = this.capReached(agent);
+    return this.agents.filter((a) => a !== agent && !a.failed && a.turnController !== null && a.spec.provider.description === backend && this.capReached(a) === voteOnly && a.spec.systemMessage === agent.spec.systemMessage).length;
   }
 
   markFailed(agent: AgentRuntime, error: string, cause: FailureCause): void {

@@ -12,6 +12,7 @@ import { deliverBoard, deliverNotes, toolResult } from './conversation';
 import { checkAnswer } from './answer-checks';
 import type { AnswerChange, CheckResult, FailureCause, VoteRecord } from './events';
 import { callModel } from './model-call';
+import { sharedStart } from './prefix-gate';
 import { fits, readAnswer, readAnswerTool, refit, windowOf } from './context-fit';
 import { buildCoordinationSystemPrompt, CONTEXT_TEXTS, COORDINATION_RESULTS, ENFORCEMENT_MESSAGE, ENFORCEMENT_MESSAGE_VOTE_ONLY, TEXT_TOOL_PROTOCOL } from './prompts';
 import { READ_ANSWER } from './tool-names';
@@ -214,10 +215,11 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     toolChoice: 'auto',
     temperature: agent.spec.temperature,
     maxTokens: agent.spec.maxTokens,
-    cacheKey: agent.cacheKey,
+    cacheKey: ctx.cacheKey,
     // Tool steps extend the conversation within the turn: its end is worth caching even at a write premium.
     cacheTail: (toolbox?.tools.length ?? 0) > 0,
-    cacheHead: !agent.compacted,
+    // A rebuilt conversation's start is worth the premium only when other agents read it too.
+    cacheHead: !agent.compacted || ctx.cachePeers(agent) > 0,
   });
   let request = build(agent.messages.slice());
   const window = windowOf(agent);
@@ -228,10 +230,15 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
   }
   agent.promptTokens = estimatePromptTokens(request);
   const stable = estimatePromptTokens({ ...request, messages: [] });
-  // What the cache holds of it: all of it, or (a breakpoint cache without the tail marked) up to the first user turn,
-  // or only the tools and system prompt when that turn is not marked either.
+  // What the cache holds of it: all of it, or (a breakpoint cache without the tail marked) up to the first user turn's
+  // shared start, or only the tools and system prompt when that is not marked either.
+  const start = sharedStart(request);
   const held =
-    request.cacheTail || agent.spec.provider.promptCache?.mode !== 'breakpoints' ? agent.promptTokens : request.cacheHead === false ? stable : estimatePromptTokens({ ...request, messages: request.messages.slice(0, 1) });
+    request.cacheTail || agent.spec.provider.promptCache?.mode !== 'breakpoints'
+      ? agent.promptTokens
+      : request.cacheHead === false || start === null
+        ? stable
+        : estimatePromptTokens({ ...request, messages: [{ role: 'user', content: start }] });
   agent.lastPrompt = { tokens: held, stable, voteOnly };
   try {
     return await callModel(ctx, agent, request, signal, 'coordination');

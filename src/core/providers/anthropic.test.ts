@@ -63,7 +63,9 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     const text = 'Two plus two is four. It has always been four.';
     await start(() => ({ text, chunkSize: 5 }));
     const deltas: StreamDelta[] = [];
-    const response = await provider().complete(request(), { signal: live(), onDelta: (d) => deltas.push(d) });
+    let startedBeforeDeltas = 0;
+    const response = await provider().complete(request(), { signal: live(), onDelta: (d) => deltas.push(d), onStarted: () => (startedBeforeDeltas ||= deltas.length === 0 ? 1 : -1) });
+    assert.equal(startedBeforeDeltas, 1, 'onStarted came with the first event, before any delta');
 
     assert.equal(response.text, text);
     assert.equal(response.stopReason, 'stop');
@@ -345,6 +347,23 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     const uncached = provider({ promptCaching: false });
     await uncached.complete(request({ messages: [{ role: 'user', content: task }] }), { signal: live() });
     assert.equal((await uncached.complete(request({ messages: [{ role: 'user', content: task }] }), { signal: live() })).usage?.cachedInputTokens, 0);
+  });
+
+  it('ends the first breakpoint where the shared part of the first user turn ends, so another agent reads it', async () => {
+    await start(() => ({ text: 'ok' }), { cache: true });
+    const shared = `Task and board: ${'every agent is shown this alike. '.repeat(150)}`;
+    const own = (who: string) => ({ role: 'user' as const, content: `${shared}\n\nA note for ${who} only.`, sharedChars: shared.length });
+    const first = await provider().complete(request({ tools: TOOLS, messages: [own('agent1')] }), { signal: live() });
+    const second = await provider().complete(request({ tools: TOOLS, messages: [own('agent2')] }), { signal: live() });
+    assert.deepEqual(body(0).messages[0].content, [
+      { type: 'text', text: shared, cache_control: EPHEMERAL },
+      { type: 'text', text: '\n\nA note for agent1 only.' },
+    ]);
+    assert.ok(first.usage && first.usage.cachedInputTokens === 0);
+    assert.ok(second.usage && second.usage.cachedInputTokens > shared.length / 4, inspect(second.usage));
+    // Unmarked (all of the turn is shared) or all shared: one block, marked at its end, as before.
+    await provider().complete(request({ messages: [{ role: 'user', content: shared, sharedChars: shared.length }] }), { signal: live() });
+    assert.deepEqual(body(2).messages[0].content, [{ type: 'text', text: shared, cache_control: EPHEMERAL }]);
   });
 
   it('maps 429 to rate_limit with retry-after, making exactly one request', async () => {

@@ -117,7 +117,7 @@ export class AnthropicProvider implements ModelProvider {
     };
   }
 
-  async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
+  async complete(request: ModelRequest, { signal, onDelta, onStarted }: CompleteOptions): Promise<ModelResponse> {
     let text = '';
     let reasoning = '';
     let stopReason: string | null = null;
@@ -128,6 +128,7 @@ export class AnthropicProvider implements ModelProvider {
     try {
       const stream = await this.client.messages.create(this.buildBody(request), { signal });
       for await (const event of stream) {
+        onStarted?.();
         switch (event.type) {
           case 'message_start':
             counts = mergeUsage(counts, event.message.usage);
@@ -195,7 +196,8 @@ export class AnthropicProvider implements ModelProvider {
     if (caching) {
       const lastSystem = system[system.length - 1];
       if (lastSystem) lastSystem.cache_control = { type: 'ephemeral' };
-      for (const block of cacheBreakpointBlocks(messages, request.cacheTail === true, request.cacheHead !== false)) markCacheBreakpoint(block);
+      const head = request.cacheHead === false ? false : sharedHead(request.messages[0]) ? 'shared' : true;
+      for (const block of cacheBreakpointBlocks(messages, request.cacheTail === true, head)) markCacheBreakpoint(block);
     }
     const hasTools = request.tools.length > 0 || this.options.webSearch === true;
     const toolChoice = request.toolChoice && request.tools.length > 0 ? TOOL_CHOICES[request.toolChoice] : undefined;
@@ -243,8 +245,12 @@ function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
 /** One message's blocks. Empty texts are left out: the API rejects empty text blocks. */
 function toTurn(message: ChatMessage): Turn<ContentBlockParam, ContentBlockParam> {
   switch (message.role) {
-    case 'user':
-      return { role: 'user', parts: message.content ? [{ type: 'text', text: message.content }] : [] };
+    case 'user': {
+      // The start every agent is shown alike is a block of its own, so a breakpoint can end there.
+      const cut = message.sharedChars ?? 0;
+      const texts = cut > 0 && cut < message.content.length ? [message.content.slice(0, cut), message.content.slice(cut)] : [message.content];
+      return { role: 'user', parts: texts.filter((t) => t).map((text) => ({ type: 'text' as const, text })) };
+    }
     case 'tool':
       return {
         role: 'user',
@@ -263,17 +269,25 @@ function toTurn(message: ChatMessage): Turn<ContentBlockParam, ContentBlockParam
 
 /**
  * Where the conversation's breakpoints go (the system prompt has its own): the end of the first user turn (the task
- * and the board as first shown, the start of every later turn) and, with `tail`, the end of the whole request, which
- * the next request extends: the cache finds it among the 20 blocks before that request's own last breakpoint.
+ * and the board as first shown, the start of every later turn; with `head: 'shared'` the end of its first block, the
+ * part every agent is shown alike, so the other agents' requests read it too) and, with `tail`, the end of the whole
+ * request, which the next request extends: the cache finds it among the 20 blocks before that request's own last
+ * breakpoint.
  * Writing costs 1.25× and reading 0.1×, so the tail is marked only when a next request is expected to extend it (a
  * tool loop): the last call of a conversation would pay the premium for nothing; for the same reason the first user
  * turn is left unmarked without `head` (a conversation rebuilt after revisions). At most two, within the API's four.
  */
-export function cacheBreakpointBlocks(messages: readonly AnthropicMessage[], tail: boolean, head = true): ContentBlockParam[] {
+export function cacheBreakpointBlocks(messages: readonly AnthropicMessage[], tail: boolean, head: boolean | 'shared' = true): ContentBlockParam[] {
   const last = (m: AnthropicMessage | undefined) => m?.content[m.content.length - 1];
-  const first = head ? last(messages.find((m) => m.role === 'user')) : undefined;
+  const firstUser = messages.find((m) => m.role === 'user');
+  const first = head === 'shared' ? firstUser?.content[0] : head ? last(firstUser) : undefined;
   const end = tail ? last(messages[messages.length - 1]) : undefined;
   return [...new Set([first, end])].filter((b): b is ContentBlockParam => b !== undefined);
+}
+
+/** The first user turn starts with a part every agent shares, shorter than the turn (a block of its own, see toTurn). */
+function sharedHead(message: ChatMessage | undefined): boolean {
+  return message?.role === 'user' && (message.sharedChars ?? 0) > 0 && (message.sharedChars ?? 0) < message.content.length;
 }
 
 function markCacheBreakpoint(block: ContentBlockParam): void {

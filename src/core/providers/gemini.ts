@@ -101,7 +101,7 @@ export class GeminiProvider implements ModelProvider {
     }
   }
 
-  private async attempt(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
+  private async attempt(request: ModelRequest, { signal, onDelta, onStarted }: CompleteOptions): Promise<ModelResponse> {
     const exchange: Exchange = {};
     const assembler = new GeminiAssembler(onDelta);
     try {
@@ -112,6 +112,7 @@ export class GeminiProvider implements ModelProvider {
       });
       for await (const chunk of stream) {
         if (signal.aborted) break;
+        onStarted?.();
         assembler.add(chunk);
       }
     } catch (error) {

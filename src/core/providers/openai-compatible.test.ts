@@ -105,7 +105,7 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.equal(response.toolCalls[0].arguments, broken);
   });
 
-  it('sends the agent’s cache key as prompt_cache_key to OpenAI, and to another server only when told to', async () => {
+  it('sends the run’s cache key as prompt_cache_key to OpenAI, and to another server only when told to', async () => {
     const s = await start(() => ({ text: 'ok' }));
     const keyed = new OpenAICompatibleProvider({ model: 'gpt-4o', baseUrl: s.baseUrl, promptCacheKey: true });
     await keyed.complete(request({ cacheKey: 'massgen-run1-a1' }), { signal: new AbortController().signal });

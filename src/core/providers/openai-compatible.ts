@@ -32,7 +32,7 @@ export interface OpenAICompatibleOptions {
    */
   reasoning?: { effort?: string; [key: string]: unknown };
   /**
-   * Send the request's cache key as `prompt_cache_key`, which routes an agent's requests to the same prompt cache.
+   * Send the request's cache key as `prompt_cache_key`, which routes a run's requests to the same prompt cache.
    * Default: only to OpenAI and Azure OpenAI, which document it; a server that refuses it is sent it no more.
    */
   promptCacheKey?: boolean;
@@ -171,12 +171,15 @@ export class OpenAICompatibleProvider implements ModelProvider {
     }));
   }
 
-  async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
+  async complete(request: ModelRequest, { signal, onDelta, onStarted }: CompleteOptions): Promise<ModelResponse> {
     const assembler = new ResponseAssembler(onDelta);
     try {
       const { data: stream, response } = await this.send(request, signal);
       const chunks = /event-stream/i.test(response.headers.get('content-type') ?? '') ? stream : wholeBodyChunks(await response.text());
-      for await (const chunk of chunks) assembler.add(chunk);
+      for await (const chunk of chunks) {
+        onStarted?.();
+        assembler.add(chunk);
+      }
     } catch (error) {
       throw toProviderError(error, signal, this.errors);
     }

@@ -64,7 +64,7 @@ describe('OpenAIResponsesProvider (against the fake Responses server)', () => {
     assert.equal(new OpenAIResponsesProvider({ model: 'gpt-5' }).description, 'openai-responses gpt-5 @ https://api.openai.com/v1');
   });
 
-  it('sends the agent’s cache key as prompt_cache_key', async () => {
+  it('sends the run’s cache key as prompt_cache_key', async () => {
     const s = await start(() => ({ text: 'ok' }));
     await provider().complete(request({ cacheKey: 'massgen-a1' }), { signal: live() });
     await provider().complete(request(), { signal: live() });

@@ -49,7 +49,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
   readonly description: string;
   /** The base URL as it may be shown (no credentials or query). */
   private readonly shownUrl: string;
-  /** OpenAI's automatic prefix cache, routed per agent by `prompt_cache_key`. */
+  /** OpenAI's automatic prefix cache, routed per run by `prompt_cache_key`. */
   readonly promptCache = CACHE_POLICIES.openai;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
@@ -74,11 +74,15 @@ export class OpenAIResponsesProvider implements ModelProvider {
     }));
   }
 
-  async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
+  async complete(request: ModelRequest, { signal, onDelta, onStarted }: CompleteOptions): Promise<ModelResponse> {
     const assembler = new ResponsesAssembler(onDelta);
     try {
       const stream = await this.send(request, signal);
-      for await (const event of stream) assembler.add(event);
+      for await (const event of stream) {
+        // `response.created` and `in_progress` come as the request is accepted, before the prompt is read.
+        if (event.type !== 'response.created' && event.type !== 'response.in_progress') onStarted?.();
+        assembler.add(event);
+      }
     } catch (error) {
       throw toProviderError(error, signal, this.errors);
     }

@@ -4,6 +4,7 @@
 import type { PromptCachePolicy } from '../usage/cache';
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse, Usage } from './types';
 import { ProviderError } from './types';
+import { performance } from 'node:perf_hooks';
 import { sleep } from '../util/sleep';
 
 export interface ScriptedReply {
@@ -11,7 +12,7 @@ export interface ScriptedReply {
   reasoning?: string;
   toolCalls?: { name: string; arguments: string | Record<string, unknown>; id?: string }[];
   usage?: Usage;
-  /** Resolve after this long (abortable), streaming the text in a few deltas meanwhile. */
+  /** Resolve after this long (abortable), streaming the text in four deltas meanwhile: it starts after a quarter. */
   delayMs?: number;
   /** Fail this call instead of answering. */
   error?: ProviderError;
@@ -25,6 +26,8 @@ export class ScriptedProvider implements ModelProvider {
   readonly requests: ModelRequest[] = [];
   /** The abort signal of every call, to check that cancel and timeouts reach in-flight requests. */
   readonly signals: AbortSignal[] = [];
+  /** When each call's response began (performance.now(), at its onStarted), for the benchmark's cache timing. */
+  readonly began: number[] = [];
   private calls = 0;
 
   constructor(
@@ -40,24 +43,30 @@ export class ScriptedProvider implements ModelProvider {
     return this.calls;
   }
 
-  async complete(request: ModelRequest, { signal, onDelta }: CompleteOptions): Promise<ModelResponse> {
+  async complete(request: ModelRequest, { signal, onDelta, onStarted }: CompleteOptions): Promise<ModelResponse> {
     const index = this.calls++;
     this.requests.push(structuredClone(request));
     this.signals.push(signal);
     if (signal.aborted) throw new ProviderError('aborted', 'aborted');
     const reply = await this.script(request, index);
     const text = reply.text ?? '';
+    const started = () => {
+      this.began[index] ??= performance.now();
+      onStarted?.();
+    };
     if (reply.delayMs) {
       const pieces = 4;
       for (let i = 0; i < pieces; i++) {
         await sleep(reply.delayMs / pieces, signal).catch(() => {
           throw new ProviderError('aborted', 'aborted');
         });
+        started();
         const piece = text.slice(Math.floor((i * text.length) / pieces), Math.floor(((i + 1) * text.length) / pieces));
         if (piece) onDelta?.({ type: 'text', text: piece });
       }
-    } else if (text) {
-      onDelta?.({ type: 'text', text });
+    } else {
+      started();
+      if (text) onDelta?.({ type: 'text', text });
     }
     if (reply.error) throw reply.error;
     if (reply.reasoning) onDelta?.({ type: 'reasoning', text: reply.reasoning });

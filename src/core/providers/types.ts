@@ -19,7 +19,15 @@ export interface ToolCall {
 }
 
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  | {
+      role: 'user';
+      content: string;
+      /**
+       * The first this many characters are what every agent of the run is shown alike (the task and the board): a
+       * provider with cache breakpoints puts the first user turn's there, so the other agents' requests can read it.
+       */
+      sharedChars?: number;
+    }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
@@ -33,8 +41,8 @@ export interface ModelRequest {
   temperature?: number;
   maxTokens?: number;
   /**
-   * The same for every request of one agent's conversation: providers that route by a cache key send it (OpenAI's
-   * prompt_cache_key), so the agent's next request finds the prefix its last one left in the cache.
+   * The same for every request of a run: providers that route by a cache key send it (OpenAI's prompt_cache_key), so
+   * requests that start alike (one agent's conversation, or the prompt the agents share) reach the same prompt cache.
    */
   cacheKey?: string;
   /**
@@ -44,7 +52,8 @@ export interface ModelRequest {
   cacheTail?: boolean;
   /**
    * The first user turn is worth a cache breakpoint (default true): later requests start with it. False for a
-   * conversation rebuilt after revisions, which the next revision rebuilds again: its write premium would buy nothing.
+   * conversation rebuilt after revisions that no other agent shares, which the next revision rebuilds again: its
+   * write premium would buy nothing.
    */
   cacheHead?: boolean;
 }
@@ -74,6 +83,11 @@ export interface ModelResponse {
 export interface CompleteOptions {
   signal: AbortSignal;
   onDelta?: (delta: StreamDelta) => void;
+  /**
+   * The response has begun (a streamed event arrived): the server has read the prompt, so a prompt cache now holds
+   * it. Providers call it at every event; only the first call matters.
+   */
+  onStarted?: () => void;
 }
 
 export interface ModelProvider {

@@ -74,9 +74,9 @@ describe('run session', () => {
 
   it('the external signal cancels a run in flight, and the requests see it', async () => {
     const abort = new AbortController();
-    const { options, providers } = team({ a: () => ({ ...reply.answer('slow'), delayMs: 5_000 }) });
+    const { options, providers } = team({ a: () => ({ ...reply.answer('slow'), text: 'thinking it over', delayMs: 2_000 }) });
     const session = new RunSession({ task: 'q', ...options, signal: abort.signal });
-    session.subscribe((e) => e.type === 'turn_started' && abort.abort());
+    session.subscribe((e) => e.type === 'text_delta' && abort.abort());
     const result = await session.start();
     assert.equal(result.reason, 'cancelled');
     assert.equal(providers.get('a')!.signals[0].aborted, true);

@@ -3,7 +3,7 @@ import { billPrompts, CACHE_POLICIES, rebuildPays, servedTokens, sumBills, type 
 
 // 4 chars per token: a block of `t` tokens.
 const tok = (t: number, c = 'a') => c.repeat(t * 4);
-const prompt = (blocks: { text: string; breakpoint?: boolean }[], start: number, end = start + 1, scope = 'org'): CachedPrompt => ({ scope, blocks, start, end });
+const prompt = (blocks: { text: string; breakpoint?: boolean }[], start: number, ready = start + 1, scope = 'org'): CachedPrompt => ({ scope, blocks, start, ready });
 
 describe('prompt cache billing', () => {
   it('serves OpenAI prefixes from 1,024 tokens in steps of 128', () => {
@@ -12,13 +12,13 @@ describe('prompt cache billing', () => {
     assert.equal(servedTokens(1300, CACHE_POLICIES.openai), 1280);
   });
 
-  it('prefix caches: a later prompt reads what an earlier one in its scope shared, once that one ended', () => {
+  it('prefix caches: a later prompt reads what an earlier one in its scope shared, once that one began', () => {
     const base = tok(2000);
     const bills = billPrompts(
       [prompt([{ text: base }], 0, 5), prompt([{ text: base + tok(100, 'b') }], 6), prompt([{ text: base }], 1), prompt([{ text: base }], 7, 8, 'other')],
       CACHE_POLICIES.gemini,
     );
-    assert.deepEqual(bills.map((b) => b.read), [0, 2000, 0, 0], 'the second reads; the third started before the first ended; another scope misses');
+    assert.deepEqual(bills.map((b) => b.read), [0, 2000, 0, 0], 'the second reads; the third started before the first began; another scope misses');
     assert.equal(bills[1].billed, 100 + 2000 * 0.25);
   });
 
@@ -55,5 +55,15 @@ describe('prompt cache billing', () => {
     const choice = { stable: 400, sent: 1100, appended: 3000, rebuilt: 2200, prefixChanged: false };
     assert.equal(rebuildPays(CACHE_POLICIES.anthropic, choice), false, '2 × 2,200 > 2 × (3,000 − 0.9 × 1,100)');
     assert.equal(rebuildPays(CACHE_POLICIES.gemini, choice), true, '2,200 + 0.25 × 2,200 < 3,000 − 0.75 × 1,100 + 0.25 × 3,000');
+  });
+
+  it('a rebuilt start other agents send too pays where the agent alone would carry its conversation on', () => {
+    // Carried: 1,500 held; rebuilt: 1,450 of which 1,400 are the task and board every agent is shown.
+    const alone = { stable: 450, sent: 1500, appended: 2100, rebuilt: 1450, shared: 1400, prefixChanged: false };
+    assert.equal(rebuildPays(CACHE_POLICIES.anthropic, alone), false, 'alone, the rebuilt start is not even marked');
+    assert.equal(rebuildPays(CACHE_POLICIES.anthropic, { ...alone, sharers: 3 }), true, 'two of three read 1,400 at 0.1×; the first writes it at 1.25×');
+    assert.equal(rebuildPays(CACHE_POLICIES.gemini, { ...alone, sent: 3000, appended: 3100 }), false);
+    assert.equal(rebuildPays(CACHE_POLICIES.gemini, { ...alone, sent: 3000, appended: 3100, sharers: 3 }), true);
+    assert.equal(rebuildPays(CACHE_POLICIES.anthropic, { ...alone, shared: 500, sharers: 3 }), false, 'a shared start under the minimum is never read');
   });
 });

@@ -3,6 +3,7 @@
 // rule of thumb (chars / 4); prices are fractions of the model's input price.
 
 import { CHARS_PER_TOKEN } from './tokens';
+import { commonPrefixLength } from '../util/text';
 
 export interface PromptCachePolicy {
   /**
@@ -51,9 +52,12 @@ export interface CachedPrompt {
   /** Requests share cache entries only within one scope (an organisation; OpenAI: one prompt_cache_key). */
   scope: string;
   blocks: readonly CacheBlock[];
-  /** When the request was sent and when its response ended (any unit): an entry serves requests sent after its end. */
+  /**
+   * When the request was sent and when its response began (any unit): from then on the cache holds its prompt and
+   * serves requests sent later (Anthropic documents it so: an entry is available once the first response begins).
+   */
   start: number;
-  end: number;
+  ready: number;
 }
 
 export interface PromptBill {
@@ -71,12 +75,6 @@ export interface PromptBill {
 
 const tokens = (chars: number) => chars / CHARS_PER_TOKEN;
 
-function commonPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
 
 /** Tokens a prefix cache serves of a shared prefix of `shared` tokens. */
 export function servedTokens(shared: number, policy: PromptCachePolicy): number {
@@ -100,13 +98,13 @@ export function billPrompts(prompts: readonly CachedPrompt[], policy: PromptCach
   const order = prompts.map((p, i) => ({ p, i })).sort((a, b) => a.p.start - b.p.start || a.i - b.i);
   const bills: PromptBill[] = new Array(prompts.length);
   if (policy.mode === 'prefix') {
-    const stored: { scope: string; text: string; end: number }[] = [];
+    const stored: { scope: string; text: string; ready: number }[] = [];
     for (const { p, i } of order) {
       const text = p.blocks.map((b) => b.text).join('');
       let shared = 0;
-      for (const s of stored) if (s.scope === p.scope && s.end <= p.start) shared = Math.max(shared, commonPrefix(s.text, text));
+      for (const s of stored) if (s.scope === p.scope && s.ready <= p.start) shared = Math.max(shared, commonPrefixLength(s.text, text));
       bills[i] = bill(tokens(text.length), servedTokens(tokens(shared), policy), 0, policy);
-      stored.push({ scope: p.scope, text, end: p.end });
+      stored.push({ scope: p.scope, text, ready: p.ready });
     }
     return bills;
   }
@@ -135,7 +133,7 @@ export function billPrompts(prompts: readonly CachedPrompt[], policy: PromptCach
     const writes = marks.filter((m) => m > hit && ends[m] >= policy.minTokens);
     const written = writes.length ? ends[writes[writes.length - 1]] - read : 0;
     bills[i] = bill(tokens(chars), read, written, policy);
-    for (const m of writes) stored.set(keys[m], Math.min(p.end, stored.get(keys[m]) ?? Infinity));
+    for (const m of writes) stored.set(keys[m], Math.min(p.ready, stored.get(keys[m]) ?? Infinity));
   }
   return bills;
 }
@@ -161,31 +159,50 @@ export interface RebuildChoice {
   appended: number;
   /** Tokens of the next prompt if it is rebuilt from the current board. */
   rebuilt: number;
+  /** Tokens of the rebuilt prompt's start that other agents are shown alike (tools, system, task, board). */
+  shared?: number;
+  /**
+   * Tokens the rebuilt prompt has in common with the start of the last one (tools, system, the task up to the board),
+   * which a prefix cache serves it; default `stable`.
+   */
+  rebuiltKept?: number;
+  /** Agents expected to send that start now, this one included: all but the first read it from the cache. */
+  sharers?: number;
   /** The tools or system prompt differ from the last prompt's: nothing of it is in the cache. */
   prefixChanged: boolean;
 }
 
 /**
  * Whether rebuilding an agent's conversation from the current board costs less than carrying it on: a rebuilt
- * prompt is shorter but loses the cached conversation. Priced over this prompt and one more turn that starts with
- * it (read from the cache where it can be), since whatever is carried on is paid for again in every later turn.
- * Without a known cache, fewer tokens win.
+ * prompt is shorter but loses the cached conversation, unless other agents send the same start now (`sharers`), in
+ * which case all but the first read it from the cache. Priced over this prompt and one more turn that starts with
+ * it (read from the cache where it can be), since whatever is carried on is paid for again in every later turn; a
+ * shared start is priced as the average agent of the group pays it. Without a known cache, fewer tokens win.
  */
 export function rebuildPays(policy: PromptCachePolicy | undefined, c: RebuildChoice): boolean {
   const kept = c.prefixChanged ? 0 : c.sent;
   const stable = c.prefixChanged ? 0 : c.stable;
+  const sharers = Math.max(1, c.sharers ?? 1);
+  const shared = Math.min(c.shared ?? stable, c.rebuilt);
   // A prompt of `total` tokens whose first `cached` are in the cache, in input-token units.
   const bill = (total: number, cached: number) => {
     const read = policy ? servedTokens(Math.min(cached, total), policy) : 0;
     return read * (policy?.read ?? 1) + total - read;
   };
+  // This prompt rebuilt, as the average of the group pays it: the first with what it has cached (plus `premium`), the
+  // others reading the shared start.
+  const rebuiltNow = (premium: number, held = stable) => (bill(c.rebuilt, held) + premium + (sharers - 1) * bill(c.rebuilt, shared)) / sharers;
   if (policy?.mode === 'breakpoints') {
     // Marked blocks only: a carried conversation is held up to what its last prompt held (`sent`: its first user turn,
-    // rewritten at the premium if the prefix changed); a rebuilt one only up to its system prompt, since its first
-    // user turn is not marked (ModelRequest.cacheHead).
+    // rewritten at the premium if the prefix changed); a rebuilt one up to its shared start when others read it
+    // (written at the premium by the first), else only up to its system prompt (ModelRequest.cacheHead).
     const rewrite = c.sent >= policy.minTokens ? (c.sent - kept) * (policy.write - 1) : 0;
-    return bill(c.rebuilt, stable) + bill(c.rebuilt, c.stable) < bill(c.appended, kept) + rewrite + bill(c.appended, c.sent);
+    const carried = bill(c.appended, kept) + rewrite + bill(c.appended, c.sent);
+    if (sharers === 1) return bill(c.rebuilt, stable) + bill(c.rebuilt, c.stable) < carried;
+    const premium = shared >= policy.minTokens ? (shared - stable) * (policy.write - 1) : 0;
+    return rebuiltNow(premium) + bill(c.rebuilt, shared) < carried;
   }
   // Prefix caches store every prompt: the next turn reads all of this one.
-  return bill(c.rebuilt, stable) + bill(c.rebuilt, c.rebuilt) < bill(c.appended, kept) + bill(c.appended, c.appended);
+  const held = c.prefixChanged ? 0 : Math.max(stable, c.rebuiltKept ?? 0);
+  return rebuiltNow(0, held) + bill(c.rebuilt, c.rebuilt) < bill(c.appended, kept) + bill(c.appended, c.appended);
 }
