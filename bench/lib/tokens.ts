@@ -19,7 +19,6 @@ export function serialise(request: Pick<ModelRequest, 'system' | 'messages' | 't
 
 export const tokensOf = (chars: number): number => chars / 4;
 
-
 export interface PromptTally {
   calls: number;
   /** Sum over requests of chars / 4. */

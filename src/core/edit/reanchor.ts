@@ -93,7 +93,6 @@ function editsFromChanges(changes: readonly ChangeObject<string>[], oldBase: num
   return edits;
 }
 
-
 function commonSuffix(a: string, b: string, limit: number): number {
   let i = 0;
   while (i < limit && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;

@@ -75,7 +75,6 @@ export interface PromptBill {
 
 const tokens = (chars: number) => chars / CHARS_PER_TOKEN;
 
-
 /** Tokens a prefix cache serves of a shared prefix of `shared` tokens. */
 export function servedTokens(shared: number, policy: PromptCachePolicy): number {
   if (shared < policy.minTokens) return 0;
