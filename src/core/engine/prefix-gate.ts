@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ModelRequest } from '../providers/types';
 import type { PromptCachePolicy } from '../usage/cache';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
+import { sleep } from '../util/sleep';
 
 /** How long a provider keeps an unused prompt in its cache (Anthropic's default TTL; OpenAI's is 5 to 10 minutes). */
 export const PROMPT_CACHE_TTL_MS = 5 * 60_000;
@@ -16,7 +17,6 @@ export const PROMPT_CACHE_TTL_MS = 5 * 60_000;
 interface Entry {
   /** Resolves when the leading request's response begins (or it ends without). */
   begun: Promise<void>;
-  open: () => void;
   openedAt: number | null;
 }
 
@@ -42,18 +42,18 @@ export class SharedPrefixGate {
   }
 
   private lead(key: string): { begun: () => void; ended: (begun: boolean) => void } {
-    let open!: () => void;
-    const entry: Entry = { begun: new Promise<void>((resolve) => (open = resolve)), open: () => undefined, openedAt: null };
-    entry.open = () => {
+    let resolve!: () => void;
+    const entry: Entry = { begun: new Promise<void>((r) => (resolve = r)), openedAt: null };
+    const open = () => {
       if (entry.openedAt !== null) return;
       entry.openedAt = this.now();
-      open();
+      resolve();
     };
     this.entries.set(key, entry);
     return {
-      begun: entry.open,
+      begun: open,
       ended: (begun) => {
-        entry.open();
+        open();
         // Nothing reached the cache: the next request with this start leads afresh.
         if (!begun && this.entries.get(key) === entry) this.entries.delete(key);
       },
@@ -61,18 +61,11 @@ export class SharedPrefixGate {
   }
 }
 
-function waitFor(begun: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    void begun.then(done);
-  });
+/** Until `begun`, the limit, or the cancel, whichever comes first (a cancel ends the wait, not the call). */
+async function waitFor(begun: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
+  const over = new AbortController();
+  await Promise.race([begun, sleep(ms, AbortSignal.any([signal, over.signal])).catch(() => undefined)]);
+  over.abort(); // clears the limit's timer
 }
 
 /** The start of a request every agent may share: its first user turn up to `sharedChars` (all of it if unmarked). */
