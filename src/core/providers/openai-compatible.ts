@@ -108,20 +108,24 @@ export class Client extends OpenAI {
 /**
  * The SDK client and the error mapping both OpenAI providers (chat completions, Responses) use: no SDK retries (the
  * engine owns them), our header timeout, a stream that closes on its last event, and errors naming the shown URL.
+ * Also the base URL (OpenAI's by default, without a trailing slash), the URL as it may be shown (no credentials or
+ * query) and the key (none when empty) the provider goes by.
  */
 export function openAIClient(o: {
-  baseUrl: string;
-  shownUrl: string;
+  baseUrl: string | undefined;
   apiKey: string | undefined;
   fetch: Fetch | undefined;
   defaultHeaders?: Record<string, string>;
   defaultQuery?: Record<string, string>;
   streamUnit: SdkErrors<APIError>['streamUnit'];
   fromApiError: (error: APIError) => ProviderError;
-}): { client: OpenAI; errors: SdkErrors<APIError> } {
+}): { client: OpenAI; errors: SdkErrors<APIError>; baseUrl: string; shownUrl: string; apiKey: string | undefined } {
+  const baseUrl = (o.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+  const shownUrl = publicUrl(baseUrl);
+  const apiKey = o.apiKey || undefined;
   const client = new Client({
-    baseURL: o.baseUrl,
-    apiKey: o.apiKey ?? PLACEHOLDER_KEY,
+    baseURL: baseUrl,
+    apiKey: apiKey ?? PLACEHOLDER_KEY,
     maxRetries: 0,
     timeout: HEADERS_TIMEOUT_MS,
     defaultHeaders: o.defaultHeaders,
@@ -130,12 +134,12 @@ export function openAIClient(o: {
   });
   const errors: SdkErrors<APIError> = {
     classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError, api: APIError },
-    where: o.shownUrl,
-    key: o.apiKey,
+    where: shownUrl,
+    key: apiKey,
     streamUnit: o.streamUnit,
     fromApiError: o.fromApiError,
   };
-  return { client, errors };
+  return { client, errors, baseUrl, shownUrl, apiKey };
 }
 
 export class OpenAICompatibleProvider implements ModelProvider {
@@ -154,21 +158,17 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   constructor(private readonly options: OpenAICompatibleOptions) {
     this.model = options.model;
-    this.baseUrl = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
-    this.apiKey = options.apiKey || undefined;
-    this.shownUrl = publicUrl(this.baseUrl);
-    this.description = `openai-compatible ${this.model} @ ${this.shownUrl}`;
-    if (this.isOpenAI()) this.promptCache = CACHE_POLICIES.openai;
-    ({ client: this.client, errors: this.errors } = openAIClient({
-      baseUrl: this.baseUrl,
-      shownUrl: this.shownUrl,
-      apiKey: this.apiKey,
+    ({ client: this.client, errors: this.errors, baseUrl: this.baseUrl, shownUrl: this.shownUrl, apiKey: this.apiKey } = openAIClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
       fetch: options.fetch,
       defaultHeaders: options.defaultHeaders,
       defaultQuery: options.defaultQuery,
       streamUnit: 'chunk',
       fromApiError: (error) => this.fromApiError(error),
     }));
+    this.description = `openai-compatible ${this.model} @ ${this.shownUrl}`;
+    if (this.isOpenAI()) this.promptCache = CACHE_POLICIES.openai;
   }
 
   async complete(request: ModelRequest, { signal, onDelta, onStarted }: CompleteOptions): Promise<ModelResponse> {

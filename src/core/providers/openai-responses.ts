@@ -12,7 +12,6 @@ import { openAIClient, serverMessage } from './openai-compatible';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 import { ProviderError } from './types';
 import { CACHE_POLICIES } from '../usage/cache';
-import { publicUrl } from '../util/url';
 
 export interface OpenAIResponsesOptions {
   model: string;
@@ -30,8 +29,6 @@ export interface OpenAIResponsesOptions {
   /** Replaces the global fetch (tests, proxies). */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
-
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 type Body = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -51,7 +48,6 @@ export class OpenAIResponsesProvider implements ModelProvider {
   private readonly shownUrl: string;
   /** OpenAI's automatic prefix cache, routed per run by `prompt_cache_key`. */
   readonly promptCache = CACHE_POLICIES.openai;
-  private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly client: OpenAI;
   private readonly errors: SdkErrors<APIError>;
@@ -60,18 +56,14 @@ export class OpenAIResponsesProvider implements ModelProvider {
 
   constructor(private readonly options: OpenAIResponsesOptions) {
     this.model = options.model;
-    this.baseUrl = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
-    this.apiKey = options.apiKey || undefined;
-    this.shownUrl = publicUrl(this.baseUrl);
-    this.description = `openai-responses ${this.model} @ ${this.shownUrl}`;
-    ({ client: this.client, errors: this.errors } = openAIClient({
-      baseUrl: this.baseUrl,
-      shownUrl: this.shownUrl,
-      apiKey: this.apiKey,
+    ({ client: this.client, errors: this.errors, shownUrl: this.shownUrl, apiKey: this.apiKey } = openAIClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
       fetch: options.fetch,
       streamUnit: 'event',
       fromApiError: (error) => this.fromApiError(error),
     }));
+    this.description = `openai-responses ${this.model} @ ${this.shownUrl}`;
   }
 
   async complete(request: ModelRequest, { signal, onDelta, onStarted }: CompleteOptions): Promise<ModelResponse> {
