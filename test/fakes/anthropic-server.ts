@@ -9,8 +9,9 @@
 //   const server = await startFakeAnthropic(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl (no /v1: the SDK appends /v1/messages), then assert on server.requests
 //   await server.close();
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { startFakeHttp, type ReplyOutcome } from './http-fake';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { recordExchange, split, startFakeHttp, type RecordedHttpRequest, type ReplyOutcome } from './http-fake';
 
 /** A content block as sent in a request (text, tool_use, tool_result, ...); the fields depend on `type`. */
 export interface FakeAnthropicBlock {
@@ -44,20 +45,11 @@ export interface FakeAnthropicBody {
 
 export type AnthropicReplyOutcome = ReplyOutcome;
 
-/** One HTTP request the server received, in arrival order. */
-export interface AnthropicRecordedRequest {
-  /** 0-based arrival order across all paths. */
-  index: number;
-  method: string;
-  /** Path without the query string, e.g. `/v1/messages`. */
-  path: string;
-  /** As received: the SDK sends `authorization: Bearer <key>`, our provider adds `x-api-key`, and `anthropic-version`. */
-  headers: IncomingHttpHeaders;
-  /** Parsed JSON body; `undefined` for bodiless requests. */
-  body: FakeAnthropicBody | undefined;
-  /** Settles when the reply ended: written out, sent as an HTTP error, cut by the fake, or closed by the client. */
-  outcome: Promise<AnthropicReplyOutcome>;
-}
+/**
+ * One HTTP request the server received, in arrival order. Its headers are as received: the SDK sends
+ * `authorization: Bearer <key>`, our provider adds `x-api-key`, and `anthropic-version`.
+ */
+export type AnthropicRecordedRequest = RecordedHttpRequest<FakeAnthropicBody>;
 
 export interface FakeAnthropicToolUse {
   name: string;
@@ -152,19 +144,11 @@ export async function startFakeAnthropic(handler: FakeAnthropicHandler, options:
   const requests: AnthropicRecordedRequest[] = [];
   const cachedPrefixes = new Set<string>();
 
-  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
-    const record: AnthropicRecordedRequest = {
-      index: requests.length,
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0],
-      headers: req.headers,
-      body: undefined,
-      outcome,
-    };
+  const { port, close } = await startFakeHttp((exchange) => {
+    const { res, settle } = exchange;
+    const { record, json } = recordExchange<FakeAnthropicBody>(requests.length, exchange);
     requests.push(record);
-    try {
-      record.body = raw ? (JSON.parse(raw) as FakeAnthropicBody) : undefined;
-    } catch {
+    if (!json) {
       sendError(res, record.index, { status: 400, type: 'invalid_request_error', message: 'There was an issue with the format of your request: invalid JSON body' }, settle);
       return;
     }
@@ -438,16 +422,6 @@ function simulateCache(body: FakeAnthropicBody, cached: Set<string>): { read: nu
   }
   written.forEach((p) => cached.add(p));
   return { read, creation: Math.max(0, last - read) };
-}
-
-function split(text: string, size: number): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
-  return pieces;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -9,8 +9,9 @@
 //   const server = await startFakeGemini(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl (the SDK appends /v1beta/models/...), then assert on server.requests
 //   await server.close();
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { startFakeHttp, type ReplyOutcome } from './http-fake';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { recordExchange, split, startFakeHttp, type RecordedHttpRequest, type ReplyOutcome } from './http-fake';
 
 export interface GeminiPart {
   text?: string;
@@ -38,17 +39,11 @@ export interface FakeGeminiBody {
 
 export type GeminiReplyOutcome = ReplyOutcome;
 
-export interface GeminiRecordedRequest {
-  index: number;
-  method: string;
-  /** e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent` */
-  path: string;
+/** `path` is e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent`. */
+export interface GeminiRecordedRequest extends RecordedHttpRequest<FakeGeminiBody> {
   /** The model named in the path. */
   model: string;
   query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  body: FakeGeminiBody | undefined;
-  outcome: Promise<GeminiReplyOutcome>;
 }
 
 export interface FakeGeminiCall {
@@ -123,23 +118,14 @@ const ROUTE = /^\/(v1beta|v1|v1alpha)\/models\/([^/:]+):streamGenerateContent$/;
 /** Starts a fake server on 127.0.0.1 with an ephemeral port. */
 export async function startFakeGemini(handler: FakeGeminiHandler): Promise<FakeGeminiServer> {
   const requests: GeminiRecordedRequest[] = [];
-  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
+  const { port, close } = await startFakeHttp((exchange) => {
+    const { req, res, settle } = exchange;
     const url = new URL(req.url ?? '/', 'http://fake');
     const route = ROUTE.exec(url.pathname);
-    const record: GeminiRecordedRequest = {
-      index: requests.length,
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      model: route ? decodeURIComponent(route[2]) : '',
-      query: url.searchParams,
-      headers: req.headers,
-      body: undefined,
-      outcome,
-    };
+    const { record: common, json } = recordExchange<FakeGeminiBody>(requests.length, exchange);
+    const record: GeminiRecordedRequest = { ...common, model: route ? decodeURIComponent(route[2]) : '', query: url.searchParams };
     requests.push(record);
-    try {
-      record.body = raw ? (JSON.parse(raw) as FakeGeminiBody) : undefined;
-    } catch {
+    if (!json) {
       sendError(res, { httpStatus: 400, status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received.' }, settle);
       return;
     }
@@ -304,14 +290,4 @@ async function stream(record: GeminiRecordedRequest, body: FakeGeminiBody, reply
     return;
   }
   res.end();
-}
-
-function split(text: string, size: number): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
-  return pieces;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,7 +1,7 @@
 // What every fake model server shares: an HTTP server on 127.0.0.1 at an ephemeral port that reads each request
 // whole, tracks how its reply ended, and closes with every connection it holds (a test never waits for a stream).
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** How a reply ended: `completed` and `client_closed` are seen on the connection, `error` and `cut` set by the fake. */
@@ -45,4 +45,36 @@ export async function startFakeHttp(onRequest: (exchange: FakeExchange) => void)
         server.closeAllConnections();
       }),
   };
+}
+
+/** One HTTP request a fake received, in arrival order. */
+export interface RecordedHttpRequest<Body> {
+  /** 0-based arrival order across all paths. */
+  index: number;
+  method: string;
+  /** Path without the query string, e.g. `/v1/chat/completions`. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body; `undefined` for bodiless requests (GET). */
+  body: Body | undefined;
+  /** Settles when the reply ended: written out, sent as an HTTP error, cut by the fake, or closed by the client. */
+  outcome: Promise<ReplyOutcome>;
+}
+
+/** The exchange as the `index`-th request a fake records, its body parsed; `json: false` when the body is not JSON. */
+export function recordExchange<Body>(index: number, { req, raw, outcome }: FakeExchange): { record: RecordedHttpRequest<Body>; json: boolean } {
+  const record: RecordedHttpRequest<Body> = { index, method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], headers: req.headers, body: undefined, outcome };
+  try {
+    record.body = raw ? (JSON.parse(raw) as Body) : undefined;
+    return { record, json: true };
+  } catch {
+    return { record, json: false };
+  }
+}
+
+/** `text` in pieces of `size` characters, as a stream sends it. */
+export function split(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces;
 }

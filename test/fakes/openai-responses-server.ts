@@ -9,8 +9,9 @@
 //   const server = await startFakeResponses(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl (ends in /v1), then assert on server.requests
 //   await server.close();
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { startFakeHttp, type ReplyOutcome } from './http-fake';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { recordExchange, split, startFakeHttp, type RecordedHttpRequest, type ReplyOutcome } from './http-fake';
 
 /** The parts of a Responses request body tests look at. */
 export interface FakeResponsesBody {
@@ -28,14 +29,7 @@ export interface FakeResponsesBody {
 
 export type ResponsesReplyOutcome = ReplyOutcome;
 
-export interface ResponsesRecordedRequest {
-  index: number;
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: FakeResponsesBody | undefined;
-  outcome: Promise<ResponsesReplyOutcome>;
-}
+export type ResponsesRecordedRequest = RecordedHttpRequest<FakeResponsesBody>;
 
 export interface FakeResponsesCall {
   name: string;
@@ -87,19 +81,11 @@ export interface FakeResponsesServer {
 
 export async function startFakeResponses(handler: FakeResponsesHandler): Promise<FakeResponsesServer> {
   const requests: ResponsesRecordedRequest[] = [];
-  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
-    const record: ResponsesRecordedRequest = {
-      index: requests.length,
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0],
-      headers: req.headers,
-      body: undefined,
-      outcome,
-    };
+  const { port, close } = await startFakeHttp((exchange) => {
+    const { res, settle } = exchange;
+    const { record, json } = recordExchange<FakeResponsesBody>(requests.length, exchange);
     requests.push(record);
-    try {
-      record.body = raw ? (JSON.parse(raw) as FakeResponsesBody) : undefined;
-    } catch {
+    if (!json) {
       sendError(res, { status: 400, message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error' }, settle);
       return;
     }
@@ -269,14 +255,4 @@ async function stream(requestIndex: number, body: FakeResponsesBody, reply: Fake
     return;
   }
   res.end();
-}
-
-function split(text: string, size: number): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
-  return pieces;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

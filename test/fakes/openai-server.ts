@@ -6,8 +6,9 @@
 //   const server = await startFakeOpenAI(() => ({ text: 'hello' }));
 //   // point a provider at server.baseUrl, then assert on server.requests
 //   await server.close();
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { startFakeHttp, type ReplyOutcome } from './http-fake';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { recordExchange, split, startFakeHttp, type RecordedHttpRequest, type ReplyOutcome } from './http-fake';
 
 /** The parts of a chat.completions request body tests look at (the full parsed JSON is there too). */
 export interface FakeChatBody {
@@ -31,18 +32,7 @@ export interface FakeMessage {
 export type { ReplyOutcome };
 
 /** One HTTP request the server received, in arrival order. */
-export interface RecordedRequest {
-  /** 0-based arrival order across all paths. */
-  index: number;
-  method: string;
-  /** Path without the query string, e.g. `/v1/chat/completions`. */
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** Parsed JSON body; `undefined` for bodiless requests (GET). */
-  body: FakeChatBody | undefined;
-  /** Settles when the reply ended: written out, sent as an HTTP error, cut by the fake, or closed by the client. */
-  outcome: Promise<ReplyOutcome>;
-}
+export type RecordedRequest = RecordedHttpRequest<FakeChatBody>;
 
 export interface FakeToolCall {
   name: string;
@@ -164,19 +154,11 @@ export async function startFakeOpenAI(handler: FakeHandler, options: FakeServerO
   const requests: RecordedRequest[] = [];
   const models = options.models ?? ['fake-model'];
 
-  const { port, close } = await startFakeHttp(({ req, res, raw, outcome, settle }) => {
-    const record: RecordedRequest = {
-      index: requests.length,
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0],
-      headers: req.headers,
-      body: undefined,
-      outcome,
-    };
+  const { port, close } = await startFakeHttp((exchange) => {
+    const { res, settle } = exchange;
+    const { record, json } = recordExchange<FakeChatBody>(requests.length, exchange);
     requests.push(record);
-    try {
-      record.body = raw ? (JSON.parse(raw) as FakeChatBody) : undefined;
-    } catch {
+    if (!json) {
       sendError(res, { status: 400, message: 'We could not parse the JSON body of your request.' }, settle);
       return;
     }
@@ -340,16 +322,6 @@ async function stream(requestIndex: number, body: FakeChatBody, reply: FakeStrea
   }
   if (reply.cut) return cut();
   res.end(sse.omitDone ? '' : frame('[DONE]', true));
-}
-
-function split(text: string, size: number): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
-  return pieces;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
