@@ -3,9 +3,9 @@
 // diff having been shown; once applied, every view says so and offers Undo, and nothing stale is left to click.
 'use strict';
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, until, screenshot, webview, playwright, clickInViewer, clearNotifications, notificationTexts } = require('./helpers');
+const { assert, until, screenshot, webview, playwright, clickInViewer, clearNotifications, notificationTexts } = require('./helpers');
 const fakes = require('../out/fakes.js');
-const { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, closeAll } = require('./selection-run');
+const { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, selectionRunHooks } = require('./selection-run');
 
 const PROSE = 'The function is already correct: it adds a and b, and nothing needs to change.';
 const PROSE_2 = 'No change is needed; add is fine as written.';
@@ -31,29 +31,14 @@ async function resultText() {
 
 describe('Applying a winner (Run on Selection)', function () {
   this.timeout(120000);
-  let api;
-  let server;
-
-  before(async () => {
-    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
-  });
-
-  beforeEach(() => clearNotifications());
-
-  afterEach(async () => {
-    if (server) await server.close();
-    server = undefined;
-    await closeAll();
-  });
-
-  after(() => setAgents(undefined));
+  const rig = selectionRunHooks();
 
   it('a prose answer is never applied: no diff opens, and neither Ctrl+Alt+Enter nor the viewer\u2019s Apply touch the code', async () => {
-    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: PROSE, voteFor: 'agent1' }, m2: { answer: PROSE_2, voteFor: 'agent1' } }));
-    await setAgents(team(server.baseUrl));
+    rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: PROSE, voteFor: 'agent1' }, m2: { answer: PROSE_2, voteFor: 'agent1' } }));
+    await setAgents(team(rig.server.baseUrl));
     const { doc } = await openSample();
     await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Is this right?' });
-    const run = api.runs.latest;
+    const run = rig.api.runs.latest;
     assert.strictEqual(run.state.finalAnswer.content, PROSE);
     assert.ok(!previewTab(), 'no diff of prose against the code');
 
@@ -77,11 +62,11 @@ describe('Applying a winner (Run on Selection)', function () {
   });
 
   it('the viewer\u2019s Apply opens the diff first and writes nothing until it is applied from there', async () => {
-    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
-    await setAgents(team(server.baseUrl));
+    rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
+    await setAgents(team(rig.server.baseUrl));
     const { doc } = await openSample();
     await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
-    const run = api.runs.latest;
+    const run = rig.api.runs.latest;
     await vscode.commands.executeCommand('massgen.discardWinner');
     assert.ok(!previewTab(), 'the diff is closed');
 
@@ -93,11 +78,11 @@ describe('Applying a winner (Run on Selection)', function () {
   });
 
   it('after Apply: "Applied" with Undo in the viewer, no stale Apply anywhere, a second Apply blames no one, Undo restores the code', async () => {
-    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
-    await setAgents(team(server.baseUrl));
+    rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
+    await setAgents(team(rig.server.baseUrl));
     const { doc } = await openSample();
     await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
-    const run = api.runs.latest;
+    const run = rig.api.runs.latest;
     assert.ok(previewTab(), 'the diff is open');
     await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
     assert.strictEqual(await clickInViewer('Apply the winner'), true, 'the viewer offers Apply while the diff is open');

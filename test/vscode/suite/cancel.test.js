@@ -2,9 +2,9 @@
 // when there is none, agents shown as cancelled (not "done"), and "you cancelled" rather than "ended by cancelled".
 'use strict';
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, until, screenshot, webview, playwright, clearNotifications, notificationTexts } = require('./helpers');
+const { assert, until, screenshot, webview, playwright, notificationTexts } = require('./helpers');
 const fakes = require('../out/fakes.js');
-const { WINNER, setAgents, team, openSample, closeAll } = require('./selection-run');
+const { WINNER, setAgents, team, openSample, selectionRunHooks } = require('./selection-run');
 
 /** The notifications in the center with their severity (the icon VS Code shows: error, warning or info). */
 function notifications() {
@@ -31,32 +31,17 @@ async function viewerAfter(runId, re) {
 
 describe('Cancelling a run', function () {
   this.timeout(120000);
-  let api;
-  let server;
-
-  before(async () => {
-    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
-  });
-
-  beforeEach(() => clearNotifications());
-
-  afterEach(async () => {
-    if (server) await server.close();
-    server = undefined;
-    await closeAll();
-  });
-
-  after(() => setAgents(undefined));
+  const rig = selectionRunHooks();
 
   it('before any answer: no error notification, the viewer says you cancelled (no "best answer so far"), agents cancelled', async () => {
-    server = await fakes.startFakeOpenAI(fakes.coordinationScript({}, { reply: { ttftMs: 30000 } }));
-    await setAgents(team(server.baseUrl));
+    rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({}, { reply: { ttftMs: 30000 } }));
+    await setAgents(team(rig.server.baseUrl));
     await openSample();
     const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Slow please' });
-    await until(() => server.chatRequests().length >= 2, 10000, 'both agents requesting');
+    await until(() => rig.server.chatRequests().length >= 2, 10000, 'both agents requesting');
     await vscode.commands.executeCommand('massgen.cancelRun');
     await running;
-    const run = api.runs.latest;
+    const run = rig.api.runs.latest;
     assert.strictEqual(run.state.endReason, 'cancelled');
 
     await vscode.commands.executeCommand('notifications.showList');
@@ -71,11 +56,11 @@ describe('Cancelling a run', function () {
   });
 
   it('after the first answer: the best answer so far wins, and every message says you cancelled', async () => {
-    server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { reply: { ttftMs: 30000 } } }));
-    await setAgents(team(server.baseUrl));
+    rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { reply: { ttftMs: 30000 } } }));
+    await setAgents(team(rig.server.baseUrl));
     await openSample();
     const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
-    const run = await until(() => api.runs.latest && api.runs.latest.state.answers.length > 0 && api.runs.latest, 15000, 'the first answer');
+    const run = await until(() => rig.api.runs.latest && rig.api.runs.latest.state.answers.length > 0 && rig.api.runs.latest, 15000, 'the first answer');
     await vscode.commands.executeCommand('massgen.cancelRun');
     await running;
     assert.strictEqual(run.state.endReason, 'cancelled');

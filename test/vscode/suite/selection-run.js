@@ -1,8 +1,10 @@
 // Run on Selection against the fake OpenAI-compatible server (massgen.test.js, apply.test.js, cancel.test.js): a
-// two-agent team (alpha on model m1, beta on m2), sample.py open with everything selected, the diff preview's tab.
+// two-agent team (alpha on model m1, beta on m2), sample.py open with everything selected, the diff preview's tab,
+// and the suites' hooks.
 'use strict';
 const fs = require('fs');
 const vscode = require('vscode');
+const { EXTENSION_ID, clearNotifications } = require('./helpers');
 
 const ORIGINAL = 'def add(a, b):\n    return a + b\n';
 // No double quotes: the fake agent recognises its own answer in the request text (see coordinationScript).
@@ -44,4 +46,23 @@ async function closeAll() {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
-module.exports = { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, closeAll };
+/**
+ * A Run on Selection suite's hooks: the extension's test API first; notifications cleared before each test; the fake
+ * server the test started (`rig.server`) closed and every editor closed after it; the default team after the suite.
+ */
+function selectionRunHooks() {
+  const rig = { api: undefined, server: undefined };
+  before(async () => {
+    rig.api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
+  });
+  beforeEach(() => clearNotifications());
+  afterEach(async () => {
+    if (rig.server) await rig.server.close();
+    rig.server = undefined;
+    await closeAll();
+  });
+  after(() => setAgents(undefined));
+  return rig;
+}
+
+module.exports = { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, closeAll, selectionRunHooks };
