@@ -8,7 +8,7 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, runnerAvailable, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview } = require('./helpers');
+const { assert, askInChat, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, runnerAvailable, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview } = require('./helpers');
 const { setTeam, teamHandler } = require('./workspace-team');
 
 const ORIGINAL = 'def add(a, b):\n    return a + b\n';
@@ -105,12 +105,7 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     await until(() => vscode.workspace.getConfiguration('massgen', rootUri()).get('checks').length === 2, 10000, 'massgen.checks in the workspace settings');
     await fakeLm.configure({ handler: teamHandler({ api, answer: ANSWER, steps: [writeSample()] }) });
 
-    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@massgen /edit Make add() check its arguments', modelSelector: { vendor: FAKE_VENDOR, id: FAKE_MODEL_ID } });
-    const text = await playwright(async ({ page }) => {
-      const response = page.locator('.interactive-response').last();
-      await response.getByText('Open vote viewer').waitFor({ timeout: 90000 });
-      return response.innerText();
-    }, null, 120000);
+    const text = await askInChat('@massgen /edit Make add() check its arguments', { onFakeModel: true });
     log('chat response:', text.replace(/\s+/g, ' ').slice(0, 600));
     const run = api.runs.latest;
     const result = await run.result;

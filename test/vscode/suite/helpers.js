@@ -243,8 +243,21 @@ const userSettings = {
   },
 };
 
+/**
+ * Asks in the chat view and returns the last response's text once it offers "Open vote viewer" (the run is over),
+ * waiting up to `waitMs`; `onFakeModel`: the request is made on the fake chat model.
+ */
+async function askInChat(query, { onFakeModel = false, waitMs = 90000 } = {}) {
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query, ...(onFakeModel ? { modelSelector: { vendor: FAKE_VENDOR, id: FAKE_MODEL_ID } } : {}) });
+  return playwright(async ({ page }, timeout) => {
+    const response = page.locator('.interactive-response').last();
+    await response.getByText('Open vote viewer').waitFor({ timeout });
+    return response.innerText();
+  }, waitMs, waitMs + 30000);
+}
+
 module.exports = {
-  assert, log, OUTPUT_MARK, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, FAKE_DEFAULT_ANSWER, sleep, until, waitForFakeModel, fakeLm,
+  assert, log, askInChat, OUTPUT_MARK, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, FAKE_DEFAULT_ANSWER, sleep, until, waitForFakeModel, fakeLm,
   runnerAvailable: !!RUNNER, callRunner, screenshot, webview, playwright, clickInViewer, openStartPage,
   offers, requestText, called, showsAnswerOf, copiesDirs, copiesEntries, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview, userSettings,
 };

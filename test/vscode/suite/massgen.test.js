@@ -5,7 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, log, until, waitForFakeModel, screenshot, webview, playwright, clickInViewer, runnerAvailable } = require('./helpers');
+const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, screenshot, webview, playwright, clickInViewer, runnerAvailable } = require('./helpers');
 const fakes = require('../out/fakes.js');
 const { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, closeAll } = require('./selection-run');
 
@@ -177,12 +177,7 @@ describe('MassGen in real VS Code', function () {
     if (!runnerAvailable) this.skip();
     await waitForFakeModel();
     await setAgents([]);
-    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@massgen What is the capital of France?' });
-    const text = await playwright(async ({ page }) => {
-      const response = page.locator('.interactive-response').last();
-      await response.getByText('Open vote viewer').waitFor({ timeout: 60000 });
-      return response.innerText();
-    }, null, 90000);
+    const text = await askInChat('@massgen What is the capital of France?', { waitMs: 60000 });
     log('chat response:', text.slice(0, 300));
     assert.match(text, /wins/);
     assert.match(text, /Open vote viewer/);

@@ -7,7 +7,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
+const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
 const { setTeam, teamHandler, writerText } = require('./workspace-team');
 
 const ORIGINAL = 'def add(a, b):\n    return a + b\n';
@@ -250,12 +250,7 @@ describe('Workspace runs in real VS Code', function () {
         },
       }),
     });
-    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@massgen /edit Make add() check its arguments', modelSelector: { vendor: FAKE_VENDOR, id: FAKE_MODEL_ID } });
-    const text = await playwright(async ({ page }) => {
-      const response = page.locator('.interactive-response').last();
-      await response.getByText('Open vote viewer').waitFor({ timeout: 90000 });
-      return response.innerText();
-    }, null, 120000);
+    const text = await askInChat('@massgen /edit Make add() check its arguments', { onFakeModel: true });
     log('chat response:', text.replace(/\s+/g, ' ').slice(0, 400));
     const run = api.runs.latest;
     const result = await run.result;
