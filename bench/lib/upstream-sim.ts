@@ -31,8 +31,8 @@ export interface SimOptions {
 export interface SimResult {
   /** [agentId, request] for every coordination call, in start order. */
   requests: [string, ModelRequest][];
-  /** When each of `requests` was sent, when its stream began (a quarter in, as the scripted provider's) and ended, in the simulation's ms. */
-  times: { start: number; ready: number; end: number }[];
+  /** When each of `requests` was sent and when its stream began (a quarter in, as the scripted provider's), in the simulation's ms. */
+  times: { start: number; ready: number }[];
   presentation: [string, ModelRequest];
   answers: number;
   /** Votes cast and then thrown away (restart pending, or a new answer in the same batch). */
@@ -92,7 +92,7 @@ export function simulateUpstream(opts: SimOptions): SimResult {
       a.restartPending = false; // a fresh stream has seen everything there is
       const ms = duration(a.index, decision.kind);
       a.stream = { end: now + ms, decision };
-      times.push({ start: now, ready: now + ms / 4, end: a.stream.end });
+      times.push({ start: now, ready: now + ms / 4 });
     }
     now = Math.min(...agents.flatMap((a) => (a.stream ? [a.stream.end] : [])));
     const batch = agents.filter((a) => a.stream && a.stream.end - now < 1e-9);
