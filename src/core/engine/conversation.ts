@@ -2,7 +2,7 @@
 // what changed, or a fresh prompt when that is billed less, see deliverBoard) and the tool results it gets. User
 // text is appended to a trailing user message when there is one, so roles keep alternating.
 
-import type { ToolCall } from '../providers/types';
+import type { ChatMessage, ToolCall } from '../providers/types';
 import { rebuildPays } from '../usage/cache';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
 import { commonPrefixLength } from '../util/text';
@@ -65,15 +65,13 @@ export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
   // Its last vote came after its latest answer (a vote sees the board, its own answer included).
   const voted = agent.lastVote !== null && agent.lastVote.seenRevision >= (board.latest(agent.spec.id)?.revision ?? 0);
   const update = () => buildUpdateMessage(changed.map(entry), unchanged.map(toBoardEntry), { voteOnly: ctx.capReached(agent), voted });
-  // What every agent is shown alike comes first (the task and the board), then what is the agent's own.
-  const shared = buildInitialUserMessage(options.task, current.map(toBoardEntry));
-  const fresh = { role: 'user' as const, content: `${withKeptNotes(agent, shared)}\n\n${revisedNote({ revised: superseded, voted })}`, sharedChars: shared.length };
-  const sharers = agent.spec.provider.promptCache && changed.length > 0 ? ctx.cachePeers(agent) + 1 : 1;
-  const compact =
-    via === 'next_turn' && (superseded || sharers > 1) && options.orchestrator.contextCompaction !== 'never' && rebuildCheaper(ctx, agent, update(), fresh.content, { shared, sharers });
+  // Only a turn boundary may start the conversation afresh; the board is rendered whole only when it might.
+  const compactable = via === 'next_turn' && agent.messages.length > 0 && options.orchestrator.contextCompaction !== 'never';
+  const sharers = compactable && agent.spec.provider.promptCache && changed.length > 0 ? ctx.cachePeers(agent) + 1 : 1;
+  const fresh = compactable && (superseded || sharers > 1) ? freshPrompt(ctx, agent, revisedNote({ revised: superseded, voted })) : null;
   if (agent.messages.length === 0) {
-    agent.messages = [{ role: 'user', content: withKeptNotes(agent, shared), sharedChars: shared.length }];
-  } else if (compact) {
+    agent.messages = [freshPrompt(ctx, agent)];
+  } else if (fresh && rebuildCheaper(ctx, agent, update(), fresh, sharers)) {
     agent.messages = [fresh];
     agent.compacted = true;
     ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
@@ -90,13 +88,25 @@ export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
   agent.seenRevision = board.revision;
 }
 
+/**
+ * The whole current board as the agent's one user turn: what every agent is shown alike first (the task and the
+ * board, up to `sharedChars`), then what is its own (its kept notes and `note`).
+ */
+function freshPrompt(ctx: RunContext, agent: AgentRuntime, note?: string): FreshPrompt {
+  const shared = buildInitialUserMessage(ctx.options.task, ctx.board.current().map(toBoardEntry));
+  const content = withKeptNotes(agent, shared);
+  return { role: 'user', content: note ? `${content}\n\n${note}` : content, sharedChars: shared.length };
+}
+
+type FreshPrompt = Extract<ChatMessage, { role: 'user' }> & { sharedChars: number };
+
 const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 
 /**
- * Rebuilding from the board against appending `update`, priced under the agent's provider cache (if known);
- * `sharers`: the agents expected to send the fresh prompt's `shared` start now (itself included).
+ * Rebuilding from the board (`fresh`) against appending `update`, priced under the agent's provider cache (if
+ * known); `sharers`: the agents expected to send the fresh prompt's shared start now (itself included).
  */
-function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fresh: string, { shared, sharers }: { shared: string; sharers: number }): boolean {
+function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fresh: FreshPrompt, sharers: number): boolean {
   const last = agent.lastPrompt;
   if (!last) return true;
   const conversation = agent.messages.reduce((n, m) => n + m.content.length + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + c.arguments.length, 0) : 0), 0);
@@ -104,9 +114,9 @@ function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fr
     stable: last.stable,
     sent: last.tokens,
     appended: last.stable + tokens(conversation + update.length),
-    rebuilt: last.stable + tokens(fresh.length),
-    shared: last.stable + tokens(shared.length),
-    rebuiltKept: last.stable + tokens(commonPrefixLength(fresh, agent.messages[0]?.content ?? '')),
+    rebuilt: last.stable + tokens(fresh.content.length),
+    shared: last.stable + tokens(fresh.sharedChars),
+    rebuiltKept: last.stable + tokens(commonPrefixLength(fresh.content, agent.messages[0]?.content ?? '')),
     sharers,
     prefixChanged: last.voteOnly !== ctx.capReached(agent),
   });
