@@ -20,6 +20,7 @@ import { callId } from '../../core/providers/http-errors';
 import { toolInput, toTurns, type Turn } from '../../core/providers/turns';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from '../../core/providers/types';
 import { ProviderError } from '../../core/providers/types';
+import { AbortedError, raceAbort } from '../../core/util/abort';
 import { describeSelector, lmModelSpec, noChatModelsMessage, selectLmModels } from './models';
 
 /** The part of the `vscode` module this provider uses. In the extension, pass `vscode` itself. */
@@ -52,9 +53,6 @@ const SYSTEM_PREAMBLE = 'System instructions from MassGen, the application you a
 type LmMessage = vscode.LanguageModelChatMessage;
 type UserPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart;
 type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
-
-/** Sentinel `raceAbort` rejects with; never leaves this file (it becomes ProviderError 'aborted'). */
-class AbortedByCaller extends Error {}
 
 export class VsCodeLmProvider implements ModelProvider {
   private readonly api: LmApi;
@@ -118,7 +116,7 @@ export class VsCodeLmProvider implements ModelProvider {
         // Breaking out of the stream is how the API cancels it; do not wait for a stream that ignores that.
         if (signal.aborted) void Promise.resolve(iterator.return?.()).catch(() => undefined);
       }
-      if (signal.aborted) throw new AbortedByCaller();
+      if (signal.aborted) throw new AbortedError();
 
       const usage = await raceAbort(estimateUsage(model, messages, outputText(text, toolCalls), source.token), signal);
       return { text, toolCalls, ...(usage ? { usage } : {}), stopReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' };
@@ -183,7 +181,7 @@ export class VsCodeLmProvider implements ModelProvider {
 
   private toProviderError(error: unknown, signal: AbortSignal, model: vscode.LanguageModelChat | undefined): ProviderError {
     if (error instanceof ProviderError) return error;
-    if (signal.aborted || error instanceof AbortedByCaller || isCancellation(error)) return this.abortedError();
+    if (signal.aborted || error instanceof AbortedError || isCancellation(error)) return this.abortedError();
     const label = this.model;
     const detail = describeError(error);
     const code = this.lmErrorCode(error);
@@ -226,22 +224,6 @@ export class VsCodeLmProvider implements ModelProvider {
     const code = (error as { code?: unknown }).code;
     return typeof code === 'string' ? code : undefined;
   }
-}
-
-/**
- * `promise`, or a rejection with AbortedByCaller as soon as `signal` aborts: a model, stream or tokenizer that ignores
- * the cancellation token must not keep the caller waiting.
- */
-function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new AbortedByCaller());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortedByCaller());
-    signal.addEventListener('abort', onAbort, { once: true });
-    // Settling after the abort is a no-op, and handles a late rejection.
-    Promise.resolve(promise)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function isChatModel(value: vscode.LanguageModelChat | vscode.LanguageModelChatSelector): value is vscode.LanguageModelChat {
