@@ -123,6 +123,11 @@ describe('cli args: run', () => {
     });
   }
 
+  it('--timeout beyond 7 days is a UsageError naming the limit (a timer cannot hold much more)', () => {
+    assert.equal(parseCliArgs(['run', '--timeout=604800', 'q']).command === 'run', true);
+    assert.throws(() => parseCliArgs(['run', '--timeout=3000000', 'q']), usageError(/--timeout must be at most 604800 seconds \(7 days\), got '3000000'/));
+  });
+
   it('--timeout -1 as a separate argument is a UsageError too', () => {
     assert.throws(() => parseCliArgs(['run', '--timeout', '-1', 'q']), UsageError);
     assert.throws(() => parseCliArgs(['run', '--timeout', '0', 'q']), usageError(/got '0'/));

@@ -2,6 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/util/errors';
+import { MAX_TIMEOUT_SECONDS } from '../core/config/schema';
 import { EVAL_HELP, EVAL_USAGE, parseEvalArgs, type EvalCliCommand } from './eval/args';
 
 export type CliCommand =
@@ -133,6 +134,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (values.timeout !== undefined) {
     timeoutSeconds = Number(values.timeout);
     if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got '${values.timeout}'.`);
+    if (timeoutSeconds > MAX_TIMEOUT_SECONDS) throw new UsageError(`--timeout must be at most ${MAX_TIMEOUT_SECONDS} seconds (7 days), got '${values.timeout}'.`);
   }
   return {
     command: 'run',

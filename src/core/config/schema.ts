@@ -23,7 +23,13 @@ function isRegex(pattern: string): boolean {
     return false;
   }
 }
-const seconds = z.number().positive();
+/**
+ * The longest timeout or wait a config may set: 7 days. Timers hold at most 2^31-1 ms (about 24.8 days); a longer
+ * one used to fire at once, so the bound is stated here rather than discovered at run time.
+ */
+export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
+const seconds = z.number().positive().max(MAX_TIMEOUT_SECONDS);
+const waitSeconds = z.number().min(0).max(MAX_TIMEOUT_SECONDS);
 const httpUrl = z.string().refine((s) => /^https?:\/\/[^/\s]+/.test(s), 'must be an http(s) URL, e.g. http://localhost:11434/v1');
 
 const perMillion = z.number().min(0);
@@ -99,8 +105,8 @@ export const OrchestratorSchema = z.object({
   max_rounds: z.int().positive().nullish(),
   final_answer: z.enum(['as_is', 'synthesize']).nullish(),
   context_compaction: z.enum(['superseded', 'never']).nullish(),
-  unavailable_wait_seconds: z.number().min(0).nullish(),
-  prompt_cache_wait_seconds: z.number().min(0).nullish(),
+  unavailable_wait_seconds: waitSeconds.nullish(),
+  prompt_cache_wait_seconds: waitSeconds.nullish(),
   early_decision: z.boolean().nullish(),
   checks: z.array(CheckSchema).nullish(),
   verification: VerificationSchema.nullish(),
@@ -113,7 +119,7 @@ export const TimeoutSchema = z.object({
   // Upstream's round timeouts: they set the turn timeout when agent_turn_timeout_seconds is not given (upstream-keys.ts).
   initial_round_timeout_seconds: seconds.nullish(),
   subsequent_round_timeout_seconds: seconds.nullish(),
-  round_timeout_grace_seconds: z.number().min(0).nullish(),
+  round_timeout_grace_seconds: waitSeconds.nullish(),
 });
 // Agents are validated one by one so one bad agent does not hide the others' problems.
 export const RootSchema = z.object({

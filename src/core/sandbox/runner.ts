@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, statfs } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { clampDelay } from '../util/clock';
 import { SANDBOX_HOME, bwrapArgs } from './bwrap-args';
 import { commandEnvironment, type CommandEnvironmentInput } from './environment';
 import { macosProfile } from './macos-profile';
@@ -199,7 +200,7 @@ class RunningCommand implements CommandHandle {
       });
     });
     if (spec.timeoutMs !== null) {
-      const timer = setTimeout(() => this.kill('timeout'), spec.timeoutMs);
+      const timer = setTimeout(() => this.kill('timeout'), clampDelay(spec.timeoutMs));
       this.cleanups.push(() => clearTimeout(timer));
     }
     if (spec.signal) {
