@@ -61,7 +61,7 @@ export function shareRoom(lengths: readonly number[], room: number): number[] {
 export function refit(ctx: RunContext, agent: AgentRuntime, window: number, requestWithout: (messages: ModelRequest['messages']) => ModelRequest): boolean {
   const current = ctx.board.current();
   // Offered from now on, so its definition is counted in the room it leaves.
-  agent.readsAnswers = true;
+  agent.conversation.offerReadAnswer();
   const prompt = (entries: BoardEntry[]) => `${withKeptNotes(agent, buildInitialUserMessage(ctx.options.task, entries))}\n\n${CONTEXT_TEXTS.shortenedNote}`;
   const bare = requestWithout([{ role: 'user', content: prompt(current.map((a) => ({ ...toBoardEntry(a), content: '' }))) }]);
   const roomChars = Math.floor((promptRoom(agent, window) - estimatePromptTokens(bare)) * CHARS_PER_TOKEN * ANSWERS_SHARE) - current.length * CONTEXT_TEXTS.noteChars;
@@ -72,9 +72,8 @@ export function refit(ctx: RunContext, agent: AgentRuntime, window: number, requ
     const entry = toBoardEntry(a);
     return shares[i] < a.content.length ? { ...entry, content: formatShortened(a.agentLabel, a.content, shares[i]) } : entry;
   });
-  agent.messages = [{ role: 'user', content: prompt(entries) }];
-  for (const a of current) agent.seen.set(a.agentId, a.version);
-  agent.seenRevision = ctx.board.revision;
+  agent.conversation.startAfresh({ role: 'user', content: prompt(entries) }, { shortened: true });
+  agent.conversation.markSeen(current, ctx.board.revision);
   return true;
 }
 

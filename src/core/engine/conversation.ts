@@ -10,15 +10,9 @@ import { toBoardEntry, type AnswerVersion } from './board';
 import { buildInitialUserMessage, buildUpdateMessage, formatNotes, noNewsMessage, revisedNote, type BoardEntry } from './prompts';
 import type { AgentRuntime, RunContext } from './run-context';
 
-export function appendUserText(agent: AgentRuntime, text: string): void {
-  const last = agent.messages[agent.messages.length - 1];
-  if (last?.role === 'user') last.content = `${last.content}\n\n${text}`;
-  else agent.messages.push({ role: 'user', content: text });
-}
-
 export function toolResult(ctx: RunContext, agent: AgentRuntime, call: ToolCall, ok: boolean, content: string, textual = false): void {
-  if (textual) appendUserText(agent, `[${call.name} result] ${content}`);
-  else agent.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+  if (textual) agent.conversation.appendUserText(`[${call.name} result] ${content}`);
+  else agent.conversation.append({ role: 'tool', toolCallId: call.id, name: call.name, content });
   ctx.emit({ type: 'tool_result', agentId: agent.spec.id, callId: call.id, name: call.name, ok, summary: content.slice(0, 500) });
 }
 
@@ -36,7 +30,7 @@ export function deliverNotes(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
   const { pending } = agent.notes;
   if (pending.length === 0) return;
   const changesTask = pending.some((n) => ctx.notesChangingTask.has(n.id));
-  appendUserText(agent, formatNotes(pending, changesTask));
+  agent.conversation.appendUserText(formatNotes(pending, changesTask));
   for (const n of pending) ctx.emit({ type: 'note_delivered', noteId: n.id, agentId: agent.spec.id, via });
   agent.notes.delivered.push(...pending);
   agent.notes.pending = [];
@@ -53,39 +47,38 @@ export function deliverNotes(ctx: RunContext, agent: AgentRuntime, via: 'next_tu
  */
 export function deliverBoard(ctx: RunContext, agent: AgentRuntime, via: 'next_turn' | 'tool_result'): void {
   const { board, options } = ctx;
+  const { conversation } = agent;
   const current = board.current();
-  const changed = current.filter((a) => agent.seen.get(a.agentId) !== a.version);
+  const changed = current.filter((a) => conversation.seen.get(a.agentId) !== a.version);
   const unchanged = current.filter((a) => !changed.includes(a));
-  const superseded = current.some((a) => (agent.seen.get(a.agentId) ?? a.version) !== a.version);
+  const superseded = current.some((a) => (conversation.seen.get(a.agentId) ?? a.version) !== a.version);
   // Its own latest answer is in its conversation as its new_answer call unless that was rebuilt away (compaction,
   // a context-window refit): then, and in every fresh prompt, the board shows it in full.
-  const call = agent.answerCall;
-  const ownInConversation = call !== null && call.version === board.latest(agent.spec.id)?.version && agent.messages.includes(call.message);
+  const call = conversation.answerCall;
+  const ownInConversation = call !== null && call.version === board.latest(agent.spec.id)?.version && conversation.holds(call.message);
   const entry = (a: AnswerVersion): BoardEntry => (ownInConversation && a.agentId === agent.spec.id ? { ...toBoardEntry(a), own: true } : toBoardEntry(a));
   // Its last vote came after its latest answer (a vote sees the board, its own answer included).
   const voted = agent.lastVote !== null && agent.lastVote.seenRevision >= (board.latest(agent.spec.id)?.revision ?? 0);
   const update = () => buildUpdateMessage(changed.map(entry), unchanged.map(toBoardEntry), { voteOnly: ctx.capReached(agent), voted });
   // Only a turn boundary may start the conversation afresh; the board is rendered whole only when it might.
-  const compactable = via === 'next_turn' && agent.messages.length > 0 && options.orchestrator.contextCompaction !== 'never';
+  const compactable = via === 'next_turn' && conversation.messages.length > 0 && options.orchestrator.contextCompaction !== 'never';
   const sharers = compactable && agent.spec.provider.promptCache && changed.length > 0 ? ctx.cachePeers(agent) + 1 : 1;
   const fresh = compactable && (superseded || sharers > 1) ? freshPrompt(ctx, agent, revisedNote({ revised: superseded, voted })) : null;
-  if (agent.messages.length === 0) {
-    agent.messages = [freshPrompt(ctx, agent)];
+  if (conversation.messages.length === 0) {
+    conversation.startAfresh(freshPrompt(ctx, agent));
   } else if (fresh && rebuildCheaper(ctx, agent, update(), fresh, sharers)) {
-    agent.messages = [fresh];
-    agent.compacted = true;
+    conversation.startAfresh(fresh, { compacted: true });
     ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
   } else {
     if (changed.length === 0 && via === 'tool_result') return;
     if (changed.length === 0) {
-      appendUserText(agent, noNewsMessage(ctx.capReached(agent)));
+      conversation.appendUserText(noNewsMessage(ctx.capReached(agent)));
     } else {
-      appendUserText(agent, update());
+      conversation.appendUserText(update());
       ctx.emit({ type: 'agent_updated', agentId: agent.spec.id, labels: changed.map((a) => a.label), via });
     }
   }
-  for (const a of current) agent.seen.set(a.agentId, a.version);
-  agent.seenRevision = board.revision;
+  conversation.markSeen(current, board.revision);
 }
 
 /**
@@ -109,14 +102,15 @@ const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 function rebuildCheaper(ctx: RunContext, agent: AgentRuntime, update: string, fresh: FreshPrompt, sharers: number): boolean {
   const last = agent.lastPrompt;
   if (!last) return true;
-  const conversation = agent.messages.reduce((n, m) => n + m.content.length + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + c.arguments.length, 0) : 0), 0);
+  const { messages } = agent.conversation;
+  const conversation = messages.reduce((n, m) => n + m.content.length + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + c.arguments.length, 0) : 0), 0);
   return rebuildPays(agent.spec.provider.promptCache, {
     stable: last.stable,
     sent: last.tokens,
     appended: last.stable + tokens(conversation + update.length),
     rebuilt: last.stable + tokens(fresh.content.length),
     shared: last.stable + tokens(fresh.sharedChars),
-    rebuiltKept: last.stable + tokens(commonPrefixLength(fresh.content, agent.messages[0]?.content ?? '')),
+    rebuiltKept: last.stable + tokens(commonPrefixLength(fresh.content, messages[0]?.content ?? '')),
     sharers,
     prefixChanged: last.voteOnly !== ctx.capReached(agent),
   });

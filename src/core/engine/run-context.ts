@@ -3,8 +3,8 @@
 // (winner, final answer) each read and change it; nothing outside src/core/engine sees it.
 
 import { setMaxListeners } from 'node:events';
-import type { ChatMessage } from '../providers/types';
 import { Board } from './board';
+import { Conversation } from './conversation-state';
 import { SharedPrefixGate } from './prefix-gate';
 import { BudgetGuard } from './budget';
 import type { FailureCause, RunEvent, RunEventBody, VoteRecord } from './events';
@@ -14,18 +14,8 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export interface AgentRuntime {
   spec: EngineAgent;
   label: string;
-  messages: ChatMessage[];
-  /** Version of each agent's answer this agent has been shown. */
-  seen: Map<string, number>;
-  /** Board revision this agent has fully seen. */
-  seenRevision: number;
-  /**
-   * The assistant message of its latest accepted new_answer call, with the version it became: while that message
-   * is still in its conversation, the board refers to the answer instead of repeating it.
-   */
-  answerCall: { version: number; message: ChatMessage } | null;
-  /** Its conversation was rebuilt after revisions (compaction): the next revision will most likely rebuild it again. */
-  compacted: boolean;
+  /** Its messages and what it has been shown: one owner, so a failed turn is undone whole (see runTurnWithRetries). */
+  readonly conversation: Conversation;
   answerCount: number;
   vote: VoteRecord | null;
   /** The last vote it cast, kept after invalidation for the best-available fallback. */
@@ -38,8 +28,6 @@ export interface AgentRuntime {
    * that cannot call tools costs 4 calls, not 9), and the round no longer waits for it.
    */
   silentTurns: number;
-  /** Its prompt was shortened to fit its context window: `read_answer` is offered. */
-  readsAnswers: boolean;
   /** The estimated size of its last prompt, for what a read_answer piece may still take. */
   promptTokens: number;
   /**
@@ -114,11 +102,7 @@ export class RunContext {
     this.agents = options.agents.map((spec, i) => ({
       spec,
       label: `agent${i + 1}`,
-      messages: [],
-      seen: new Map(),
-      seenRevision: 0,
-      answerCall: null,
-      compacted: false,
+      conversation: new Conversation(),
       answerCount: 0,
       vote: null,
       lastVote: null,
@@ -126,7 +110,6 @@ export class RunContext {
       consecutiveFailures: 0,
       silentTurns: 0,
       unavailable: null,
-      readsAnswers: false,
       promptTokens: 0,
       lastPrompt: null,
       notes: { pending: [], delivered: [], kept: [] },

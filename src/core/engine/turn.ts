@@ -59,7 +59,7 @@ function refusesTools(err: unknown): boolean {
 /** Runs the agent's turn for `round`, retrying failed turns within the agent's failure budget. Never throws. */
 export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, round: number): Promise<void> {
   while (!agent.failed && !ctx.stopCause && !ctx.decided) {
-    const checkpoint = { length: agent.messages.length, seen: new Map(agent.seen), seenRevision: agent.seenRevision };
+    const checkpoint = agent.conversation.checkpoint();
     try {
       await runTurn(ctx, agent, round);
       agent.consecutiveFailures = 0;
@@ -69,9 +69,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       return;
     } catch (err) {
       if (ctx.stopCause || agent.failed || ctx.decided) return;
-      agent.messages.length = checkpoint.length;
-      agent.seen = checkpoint.seen;
-      agent.seenRevision = checkpoint.seenRevision;
+      agent.conversation.restore(checkpoint);
       // The retried turn starts from before those notes were shown: show them again.
       agent.notes.pending.unshift(...agent.notes.delivered);
       agent.notes.delivered = [];
@@ -147,7 +145,7 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
   await startTools(ctx, agent);
   deliverBoard(ctx, agent, 'next_turn');
   deliverNotes(ctx, agent, 'next_turn');
-  ctx.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.seenRevision, voteOnly: ctx.capReached(agent) });
+  ctx.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.conversation.seenRevision, voteOnly: ctx.capReached(agent) });
   ctx.setSettled(agent, ctx.capReached(agent) || agent.silentTurns > 0);
   const attempts = agent.silentTurns > 0 ? LAST_CALLS_AFTER_SILENCE : MAX_ENFORCEMENT_ATTEMPTS;
   let invalidAttempts = 0;
@@ -164,10 +162,10 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     const textual = response.toolCalls.length === 0;
     const calls = textual ? parseTextToolCalls(response.text, `text_${agent.label}_${step}_${invalidAttempts}`) : response.toolCalls;
     const said: ChatMessage = { role: 'assistant', content: response.text, toolCalls: textual ? undefined : calls };
-    agent.messages.push(said);
+    agent.conversation.append(said);
     for (const call of calls) ctx.emit({ type: 'tool_call', agentId: agent.spec.id, callId: call.id, name: call.name, arguments: call.arguments });
     const change = await snapshotIfAnswering(ctx, agent, calls, voteOnly, signal);
-    const seenLabels = ctx.agents.filter((a) => agent.seen.has(a.spec.id)).map((a) => a.label);
+    const seenLabels = ctx.agents.filter((a) => agent.conversation.seen.has(a.spec.id)).map((a) => a.label);
     const verdict = judge(ctx, agent, calls, voteOnly, seenLabels, change);
     switch (verdict.kind) {
       case 'answer': {
@@ -211,7 +209,7 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
   const build = (messages: ModelRequest['messages']): ModelRequest => ({
     system: agent.textOnly ? `${system}\n\n${TEXT_TOOL_PROTOCOL}` : system,
     messages,
-    tools: agent.textOnly ? [] : [...coordinationTools(labels, voteOnly), ...(agent.readsAnswers ? [readAnswerTool(labels)] : []), ...(toolbox?.tools ?? [])],
+    tools: agent.textOnly ? [] : [...coordinationTools(labels, voteOnly), ...(agent.conversation.readsAnswers ? [readAnswerTool(labels)] : []), ...(toolbox?.tools ?? [])],
     toolChoice: 'auto',
     temperature: agent.spec.temperature,
     maxTokens: agent.spec.maxTokens,
@@ -219,13 +217,13 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     // Tool steps extend the conversation within the turn: its end is worth caching even at a write premium.
     cacheTail: (toolbox?.tools.length ?? 0) > 0,
     // A rebuilt conversation's start is worth the premium only when other agents read it too.
-    cacheHead: !agent.compacted || ctx.cachePeers(agent) > 0,
+    cacheHead: !agent.conversation.compacted || ctx.cachePeers(agent) > 0,
   });
-  let request = build(agent.messages.slice());
+  let request = build(agent.conversation.messages.slice());
   const window = windowOf(agent);
   if (window && !fits(request, agent, window)) {
     const refitted = refit(ctx, agent, window, build);
-    request = build(agent.messages.slice());
+    request = build(agent.conversation.messages.slice());
     if (!refitted || !fits(request, agent, window)) throw new TurnError(CONTEXT_TEXTS.cannotFit(agent.label, estimatePromptTokens(request), window), false, 'context');
   }
   agent.promptTokens = estimatePromptTokens(request);
@@ -270,12 +268,12 @@ function judge(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly
   return validateResponse(calls, {
     labelsWithAnswers: seenLabels,
     allLabels: ctx.agents.map((a) => a.label),
-    currentAnswers: ctx.board.current().map((a) => ({ label: a.agentLabel, content: a.content, changeId: a.change?.id, seen: agent.seen.get(a.agentId) === a.version })),
+    currentAnswers: ctx.board.current().map((a) => ({ label: a.agentLabel, content: a.content, changeId: a.change?.id, seen: agent.conversation.seen.get(a.agentId) === a.version })),
     changeId: change?.id,
     capReached: voteOnly,
     maxNewAnswers: ctx.options.orchestrator.maxNewAnswersPerAgent,
     novelty: ctx.options.orchestrator.answerNoveltyRequirement,
-    otherTools: new Set([...(agent.spec.toolbox?.tools ?? []).map((t) => t.name), ...(agent.readsAnswers ? [READ_ANSWER] : [])]),
+    otherTools: new Set([...(agent.spec.toolbox?.tools ?? []).map((t) => t.name), ...(agent.conversation.readsAnswers ? [READ_ANSWER] : [])]),
     sameAs: ctx.sameAs,
   });
 }
@@ -298,7 +296,7 @@ function correct(
     if (verdict.sameAs) ctx.sameAs.set(agent.label, verdict.sameAs);
     for (const r of verdict.results) toolResult(ctx, agent, r.call, false, r.content, textual);
   } else {
-    agent.messages.push({ role: 'user', content: message });
+    agent.conversation.append({ role: 'user', content: message });
   }
   if (attempt >= of) {
     if (silent) throw new TurnError(`the model replied ${attempt} time(s) without calling ${NEW_ANSWER} or ${VOTE}`, true, 'protocol', true);
@@ -320,14 +318,15 @@ function leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, can
 
 function acceptAnswer(ctx: RunContext, agent: AgentRuntime, said: ChatMessage, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined, checks: CheckResult[] | undefined): void {
   const { board } = ctx;
-  const sawEverything = agent.seenRevision === board.revision;
-  const answer = board.add(agent.spec.id, content, { informed: agent.seenRevision, change, checks });
+  const { conversation } = agent;
+  const sawEverything = conversation.seenRevision === board.revision;
+  const answer = board.add(agent.spec.id, content, { informed: conversation.seenRevision, change, checks });
   ctx.sameAs.delete(agent.label);
   agent.answerCount++;
   // `seen` is left alone: the board next turn lists the answer under its anonymous label (by reference while this
   // call is still in the conversation, see deliverBoard), and the result names the label to vote for.
-  agent.answerCall = { version: answer.version, message: said };
-  if (sawEverything) agent.seenRevision = board.revision;
+  conversation.recordAnswerCall(answer.version, said);
+  if (sawEverything) conversation.markRevisionSeen(board.revision);
   toolResult(ctx, agent, call, true, checks ? COORDINATION_RESULTS.answerChecked(answer.label, checks) : COORDINATION_RESULTS.answerRecorded(answer.label), textual);
   ctx.emit({
     type: 'answer_added',
@@ -349,17 +348,17 @@ function acceptAnswer(ctx: RunContext, agent: AgentRuntime, said: ChatMessage, c
 function acceptVote(ctx: RunContext, agent: AgentRuntime, call: ToolCall, targetAgentLabel: string, reason: string, textual: boolean, note?: string): void {
   // The verdict names only labels with an answer the agent has seen.
   const target = ctx.agents.find((a) => a.label === targetAgentLabel)!;
-  const version = agent.seen.get(target.spec.id)!;
+  const version = agent.conversation.seen.get(target.spec.id)!;
   const vote: VoteRecord = {
     voterId: agent.spec.id,
     targetId: target.spec.id,
     targetLabel: `${target.label}.${version}`,
     reason,
-    seenRevision: agent.seenRevision,
+    seenRevision: agent.conversation.seenRevision,
   };
   agent.lastVote = vote;
   ctx.emit({ type: 'vote_cast', vote });
-  const missed = ctx.board.since(agent.seenRevision);
+  const missed = ctx.board.since(agent.conversation.seenRevision);
   // A note that changes the task, sent while the agent decided: the vote judged the old task.
   if (agent.notes.pending.some((n) => ctx.notesChangingTask.has(n.id))) {
     agent.vote = null;
