@@ -9,6 +9,7 @@ import type { EventOf, RunEvent, RunEventType } from '../../src/core/engine/even
 import { Orchestrator } from '../../src/core/engine/orchestrator';
 import type { AgentToolbox, AgentWorkspace, AnswerChecks, RunResult } from '../../src/core/engine/ports';
 import type { RetryPolicy } from '../../src/core/engine/retry';
+import type { Clock } from '../../src/core/util/clock';
 
 export interface TeamMember {
   id: string;
@@ -36,10 +37,19 @@ export const FAST_RETRY: Partial<RetryPolicy> = { baseDelayMs: 1, maxDelayMs: 5 
 
 export function runTeam(
   members: TeamMember[],
-  opts: { task?: string; orchestrator?: Partial<OrchestratorConfig>; timeouts?: Partial<TimeoutConfig>; retry?: Partial<RetryPolicy>; signal?: AbortSignal; checks?: AnswerChecks } = {},
+  opts: {
+    task?: string;
+    orchestrator?: Partial<OrchestratorConfig>;
+    timeouts?: Partial<TimeoutConfig>;
+    retry?: Partial<RetryPolicy>;
+    signal?: AbortSignal;
+    checks?: AnswerChecks;
+    /** The run's and the scripted replies' clock (a FakeClock makes `delayMs` and the timeouts scripted time). */
+    clock?: Clock;
+  } = {},
 ): TeamRun {
   const providers: Record<string, ScriptedProvider> = {};
-  for (const m of members) providers[m.id] = new ScriptedProvider(m.model ?? `model-${m.id}`, m.script, m.promptCache);
+  for (const m of members) providers[m.id] = new ScriptedProvider(m.model ?? `model-${m.id}`, m.script, m.promptCache, opts.clock);
   const events: RunEvent[] = [];
   const orchestrator = new Orchestrator({
     task: opts.task ?? 'What is 2 + 2?',
@@ -49,6 +59,7 @@ export function runTeam(
     retry: { ...FAST_RETRY, ...opts.retry },
     signal: opts.signal,
     checks: opts.checks,
+    clock: opts.clock,
     onEvent: (e) => events.push(e),
     now: () => new Date(2026, 0, 2, 3, 4, 5),
     random: () => 0.5,

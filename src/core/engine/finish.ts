@@ -73,7 +73,7 @@ export async function finish(ctx: RunContext, reason: EndReason): Promise<RunRes
   if (reason === 'all_failed') error = `Every agent failed.\n  ${failures.join('\n  ')}`;
   else if (!winner) error = reason === 'cancelled' ? 'Cancelled before any agent answered.' : 'No agent produced an answer.';
   if (!winner) {
-    const durationMs = Date.now() - ctx.started;
+    const durationMs = ctx.clock.now() - ctx.started;
     ctx.emit({ type: 'run_ended', reason, winnerId: null, durationMs, error });
     return { reason, winnerId: null, winnerLabel: null, finalAnswer: null, error, durationMs };
   }
@@ -88,7 +88,7 @@ export async function finish(ctx: RunContext, reason: EndReason): Promise<RunRes
     ...(winner.verification ? { verification: winner.verification } : {}),
   });
   const finalAnswer = await presentFinal(ctx, winner);
-  const durationMs = Date.now() - ctx.started;
+  const durationMs = ctx.clock.now() - ctx.started;
   ctx.emit({ type: 'run_ended', reason, winnerId: answer.agentId, durationMs, error });
   return { reason, winnerId: answer.agentId, winnerLabel: answer.label, finalAnswer, error, durationMs, ...(winner.verification ? { verification: winner.verification } : {}) };
 }

@@ -6,6 +6,7 @@
 import { ProviderError, type ModelRequest, type ModelResponse, type Usage } from '../providers/types';
 import { costUsd } from '../usage/cost';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
+import { raceAbort } from '../util/abort';
 import { sleep } from '../util/sleep';
 import { estimatePromptTokens } from './budget';
 import { sharedStartKey } from './prefix-gate';
@@ -36,7 +37,8 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
     try {
       // Cancelled while it waited: the request is never sent.
       if (signal.aborted) throw new ProviderError('aborted', 'cancelled before the request was sent');
-      const response = await provider.complete(request, {
+      // Raced as well: a provider that ignores its signal must not hold a cancelled or timed-out turn.
+      const response = await raceAbort(provider.complete(request, {
         signal,
         onStarted: () => {
           begun = true;
@@ -47,7 +49,7 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
           if (d.type === 'text') ctx.emit({ type: 'text_delta', agentId, text: d.text });
           else ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
         },
-      });
+      }), signal);
       pass?.ended(begun);
       agent.unavailable = null;
       const cost = response.usage && agent.spec.pricing ? costUsd(response.usage, agent.spec.pricing) : null;
@@ -66,14 +68,14 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       const delayMs = retryDelayMs(attempt, ctx.retry, error.retryAfterMs, ctx.options.random);
       ctx.emit({ type: 'retry', agentId, attempt: attempt + 1, delayMs, error: error.message });
       if (delayMs < UNAVAILABLE_BACKOFF_MS && attempt < 2) {
-        await sleep(delayMs, signal);
+        await sleep(delayMs, signal, ctx.clock);
         continue;
       }
-      agent.unavailable = { since: agent.unavailable?.since ?? Date.now(), error: error.message };
+      agent.unavailable = { since: agent.unavailable?.since ?? ctx.clock.now(), error: error.message };
       const wasSettled = agent.settled;
       ctx.setSettled(agent, true);
       try {
-        await sleep(delayMs, signal);
+        await sleep(delayMs, signal, ctx.clock);
       } finally {
         agent.settled = wasSettled;
       }

@@ -10,6 +10,7 @@
 //
 // This file holds the rounds and the stop; one turn is turn.ts, the end (winner, final answer) finish.ts.
 
+import type { TimerHandle } from '../util/clock';
 import type { AgentInfo, EndReason } from './events';
 import { finish } from './finish';
 import type { RunOptions, RunResult } from './ports';
@@ -64,7 +65,7 @@ export class Orchestrator {
     const onExternalAbort = () => ctx.stop('cancelled');
     options.signal?.addEventListener('abort', onExternalAbort, { once: true });
     if (options.signal?.aborted) ctx.stop('cancelled');
-    const timer = setTimeout(() => ctx.stop('timeout'), options.timeouts.orchestratorTimeoutSeconds * 1000);
+    const timer = ctx.clock.setTimeout(() => ctx.stop('timeout'), options.timeouts.orchestratorTimeoutSeconds * 1000);
     try {
       ctx.emit({
         type: 'run_started',
@@ -84,7 +85,7 @@ export class Orchestrator {
       return await finish(ctx, reason);
     } finally {
       await Promise.all(ctx.agents.map((a) => a.spec.toolbox?.close?.().catch(() => undefined)));
-      clearTimeout(timer);
+      ctx.clock.clearTimeout(timer);
       options.signal?.removeEventListener('abort', onExternalAbort);
       ctx.ended = true;
     }
@@ -128,7 +129,7 @@ export class Orchestrator {
     const others = ctx.live().filter((a) => !running.includes(a));
     if (others.length === 0 || !others.every((a) => ctx.hasCurrentVote(a))) return null;
     const waitMs = ctx.options.orchestrator.unavailableWaitSeconds * 1000;
-    const now = Date.now();
+    const now = ctx.clock.now();
     const dueIn = Math.max(...running.map((a) => a.unavailable!.since + waitMs - now));
     if (dueIn > 0) return dueIn;
     for (const a of running) {
@@ -168,10 +169,10 @@ export class Orchestrator {
         }
         if (due.length === 0) this.decideEarly([...running.keys()]);
         const wakeInMs = due.length === 0 ? this.leaveUnavailable([...running.keys()]) : null;
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const waited = wakeInMs === null ? [] : [new Promise<void>((resolve) => (timer = setTimeout(resolve, wakeInMs)))];
+        let timer: TimerHandle | undefined;
+        const waited = wakeInMs === null ? [] : [new Promise<void>((resolve) => (timer = ctx.clock.setTimeout(resolve, wakeInMs)))];
         await Promise.race([settledOne, ...running.values(), ...waited]);
-        clearTimeout(timer);
+        if (timer !== undefined) ctx.clock.clearTimeout(timer);
       }
     } finally {
       // Only an exception leaves with turns running (returns happen when none is): still never leave one behind.

@@ -4,6 +4,7 @@
 import type { OrchestratorConfig, Pricing, TimeoutConfig } from '../config/types';
 import type { ModelProvider, ToolCall, ToolSpec } from '../providers/types';
 import type { AnswerChange, CheckResult, EndReason, RunEvent, WinnerVerification, WorkspaceInfo } from './events';
+import type { Clock } from '../util/clock';
 import type { RetryPolicy } from './retry';
 
 /** Non-coordination tools an agent may use inside a turn (file tools, MCP). */
@@ -67,8 +68,13 @@ export interface RunOptions {
   workspace?: WorkspaceInfo;
   /** Workspace runs with checks: run on each answer version before it joins the board. */
   checks?: AnswerChecks;
-  /** Clock for the prompt's CURRENT TIME; fixed for the run so the prompt prefix stays cacheable. */
+  /** Clock for the prompt's CURRENT TIME; fixed for the run so the prompt prefix stays cacheable. Default: `clock`. */
   now?: () => Date;
+  /**
+   * Every time the engine reads or waits for (timeouts, back-offs, durations, event times); default the real clock.
+   * Tests pass a fake one (test/helpers/fake-clock.ts) so their interleavings do not depend on the machine's load.
+   */
+  clock?: Clock;
   random?: () => number;
 }
 

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ModelRequest } from '../providers/types';
 import type { PromptCachePolicy } from '../usage/cache';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
+import { realClock, type Clock } from '../util/clock';
 import { sleep } from '../util/sleep';
 
 /** How long a provider keeps an unused prompt in its cache (Anthropic's default TTL; OpenAI's is 5 to 10 minutes). */
@@ -25,7 +26,7 @@ export class SharedPrefixGate {
 
   constructor(
     private readonly maxWaitMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = realClock,
   ) {}
 
   /**
@@ -35,9 +36,9 @@ export class SharedPrefixGate {
    */
   async enter(key: string, signal: AbortSignal): Promise<{ begun: () => void; ended: (begun: boolean) => void }> {
     const entry = this.entries.get(key);
-    const warm = entry && (entry.openedAt === null || this.now() - entry.openedAt < PROMPT_CACHE_TTL_MS);
+    const warm = entry && (entry.openedAt === null || this.clock.now() - entry.openedAt < PROMPT_CACHE_TTL_MS);
     if (!warm) return this.lead(key);
-    if (entry.openedAt === null && this.maxWaitMs > 0) await waitFor(entry.begun, this.maxWaitMs, signal);
+    if (entry.openedAt === null && this.maxWaitMs > 0) await waitFor(entry.begun, this.maxWaitMs, signal, this.clock);
     return { begun: () => undefined, ended: () => undefined };
   }
 
@@ -46,7 +47,7 @@ export class SharedPrefixGate {
     const entry: Entry = { begun: new Promise<void>((r) => (resolve = r)), openedAt: null };
     const open = () => {
       if (entry.openedAt !== null) return;
-      entry.openedAt = this.now();
+      entry.openedAt = this.clock.now();
       resolve();
     };
     this.entries.set(key, entry);
@@ -62,9 +63,9 @@ export class SharedPrefixGate {
 }
 
 /** Until `begun`, the limit, or the cancel, whichever comes first (a cancel ends the wait, not the call). */
-async function waitFor(begun: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
+async function waitFor(begun: Promise<void>, ms: number, signal: AbortSignal, clock: Clock): Promise<void> {
   const over = new AbortController();
-  await Promise.race([begun, sleep(ms, AbortSignal.any([signal, over.signal])).catch(() => undefined)]);
+  await Promise.race([begun, sleep(ms, AbortSignal.any([signal, over.signal]), clock).catch(() => undefined)]);
   over.abort(); // clears the limit's timer
 }
 

@@ -3,6 +3,7 @@
 // (winner, final answer) each read and change it; nothing outside src/core/engine sees it.
 
 import { setMaxListeners } from 'node:events';
+import { realClock, type Clock } from '../util/clock';
 import { Board } from './board';
 import { Conversation } from './conversation-state';
 import { SharedPrefixGate } from './prefix-gate';
@@ -75,7 +76,8 @@ export class RunContext {
   readonly checksSignal = AbortSignal.any([this.runController.signal, this.checksController.signal]);
   private readonly pendingChecks = new Set<Promise<unknown>>();
   readonly budget: BudgetGuard;
-  readonly started = Date.now();
+  readonly clock: Clock;
+  readonly started: number;
   /** The prompt's CURRENT TIME, fixed for the run so the prompt prefix stays cacheable. */
   readonly promptTime: Date;
   stopCause: StopCause | null = null;
@@ -119,9 +121,11 @@ export class RunContext {
     }));
     this.board = new Board(this.agents.map((a) => ({ id: a.spec.id, label: a.label })));
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.promptTime = (options.now ?? (() => new Date()))();
+    this.clock = options.clock ?? realClock;
+    this.started = this.clock.now();
+    this.promptTime = options.now ? options.now() : new Date(this.started);
     this.cacheKey = `massgen-${options.runId ?? this.started}`;
-    this.prefixGate = new SharedPrefixGate(options.orchestrator.promptCacheWaitSeconds * 1000);
+    this.prefixGate = new SharedPrefixGate(options.orchestrator.promptCacheWaitSeconds * 1000, this.clock);
     // One abort listener per concurrent turn: many agents are normal, not a leak.
     setMaxListeners(0, this.runController.signal, this.checksSignal);
     this.budget = new BudgetGuard(options.orchestrator.budget, (reached) => this.emit({ type: 'budget_reached', ...reached }));
@@ -131,7 +135,7 @@ export class RunContext {
   emit(body: RunEventBody): void {
     const event = body as RunEvent;
     event.seq = ++this.seq;
-    event.t = Date.now() - this.started;
+    event.t = this.clock.now() - this.started;
     this.options.onEvent(event);
   }
 

@@ -5,6 +5,7 @@
 import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { errorMessage } from '../util/errors';
+import { AbortedError, raceAbort } from '../util/abort';
 import { sleep } from '../util/sleep';
 import { BudgetStop, estimatePromptTokens } from './budget';
 import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
@@ -94,7 +95,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       // A model that never calls a tool is unlikely to start now: the others go on without waiting for it.
       if (agent.silentTurns > 0) ctx.setSettled(agent, true);
       try {
-        await sleep(delayMs, ctx.signal);
+        await sleep(delayMs, ctx.signal, ctx.clock);
       } catch {
         return;
       }
@@ -107,7 +108,7 @@ async function runTurn(ctx: RunContext, agent: AgentRuntime, round: number): Pro
   agent.turnController = turn;
   const seconds = ctx.options.timeouts.agentTurnTimeoutSeconds;
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = ctx.clock.setTimeout(() => {
     timedOut = true;
     turn.abort();
   }, seconds * 1000);
@@ -119,7 +120,7 @@ async function runTurn(ctx: RunContext, agent: AgentRuntime, round: number): Pro
     if (timedOut) throw new TurnError(`turn timed out after ${seconds} s`, true, 'timeout');
     throw err;
   } finally {
-    clearTimeout(timer);
+    ctx.clock.clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onRunAbort);
     agent.turnController = null;
     agent.settled = false;
@@ -141,8 +142,18 @@ function startTools(ctx: RunContext, agent: AgentRuntime): Promise<void> {
   return agent.toolsReady;
 }
 
+/**
+ * After every await in a turn: the agent may have been cancelled (`markFailed`) or its turn stopped meanwhile, and
+ * then nothing it produced may be accepted. Throws what a stopped turn throws (runTurnWithRetries sorts it out).
+ */
+function stillOn(agent: AgentRuntime, signal: AbortSignal): void {
+  if (agent.failed || signal.aborted) throw new AbortedError();
+}
+
 async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, signal: AbortSignal): Promise<void> {
-  await startTools(ctx, agent);
+  // Adapters (tool servers, copies) may ignore the signal: every await on one is raced against it.
+  await raceAbort(startTools(ctx, agent), signal);
+  stillOn(agent, signal);
   deliverBoard(ctx, agent, 'next_turn');
   deliverNotes(ctx, agent, 'next_turn');
   ctx.emit({ type: 'turn_started', agentId: agent.spec.id, round, boardRevision: agent.conversation.seenRevision, voteOnly: ctx.capReached(agent) });
@@ -157,6 +168,7 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     }
     const voteOnly = ctx.capReached(agent);
     const response = await askModel(ctx, agent, voteOnly, signal);
+    stillOn(agent, signal);
     if (!response) continue;
     // Models without tool calling may write the call as JSON in their text; their results then go back as text.
     const textual = response.toolCalls.length === 0;
@@ -165,10 +177,12 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     agent.conversation.append(said);
     for (const call of calls) ctx.emit({ type: 'tool_call', agentId: agent.spec.id, callId: call.id, name: call.name, arguments: call.arguments });
     const change = await snapshotIfAnswering(ctx, agent, calls, voteOnly, signal);
+    stillOn(agent, signal);
     const seenLabels = ctx.agents.filter((a) => agent.conversation.seen.has(a.spec.id)).map((a) => a.label);
     const verdict = judge(ctx, agent, calls, voteOnly, seenLabels, change);
     switch (verdict.kind) {
       case 'answer': {
+        // The checks outlast a turn timeout by design (see answer-checks.ts), and re-check the cancel themselves.
         const checks = change && ctx.options.checks ? await checkAnswer(ctx, agent, ctx.options.checks, change, signal) : undefined;
         acceptAnswer(ctx, agent, said, verdict.call, verdict.content, textual, change, checks);
         return;
@@ -180,7 +194,8 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
         ctx.setSettled(agent, voteOnly);
         for (const call of verdict.calls) {
           // Besides read_answer (the engine's own), `tools` is only the verdict for tools of the agent's toolbox.
-          const result = call.name === READ_ANSWER ? readAnswer(ctx, agent, call) : await agent.spec.toolbox!.execute(call, signal);
+          const result = call.name === READ_ANSWER ? readAnswer(ctx, agent, call) : await raceAbort(agent.spec.toolbox!.execute(call, signal), signal);
+          stillOn(agent, signal);
           toolResult(ctx, agent, call, result.ok, result.content, textual);
         }
         continue;
@@ -257,7 +272,7 @@ async function snapshotIfAnswering(ctx: RunContext, agent: AgentRuntime, calls: 
   if (!workspace || voteOnly || calls.length !== 1 || calls[0].name !== NEW_ANSWER) return undefined;
   const version = (ctx.board.latest(agent.spec.id)?.version ?? 0) + 1;
   try {
-    return await workspace.snapshot(`${agent.label}.${version}`, signal);
+    return await raceAbort(workspace.snapshot(`${agent.label}.${version}`, signal), signal);
   } catch (err) {
     if (signal.aborted) throw err;
     throw new TurnError(`could not record ${agent.label}'s working copy: ${errorMessage(err)}`, false, 'workspace');

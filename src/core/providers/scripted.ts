@@ -5,6 +5,7 @@ import type { PromptCachePolicy } from '../usage/cache';
 import type { CompleteOptions, ModelProvider, ModelRequest, ModelResponse, Usage } from './types';
 import { ProviderError } from './types';
 import { performance } from 'node:perf_hooks';
+import { realClock, type Clock } from '../util/clock';
 import { sleep } from '../util/sleep';
 
 export interface ScriptedReply {
@@ -35,6 +36,8 @@ export class ScriptedProvider implements ModelProvider {
     private readonly script: Script,
     /** The cache the scripted backend stands for (the benchmark prices runs under each provider's). */
     readonly promptCache?: PromptCachePolicy,
+    /** What `delayMs` waits on: the run's clock, so a test's fake clock moves the replies too. */
+    private readonly clock: Clock = realClock,
   ) {
     this.description = `scripted ${model}`;
   }
@@ -57,7 +60,7 @@ export class ScriptedProvider implements ModelProvider {
     if (reply.delayMs) {
       const pieces = 4;
       for (let i = 0; i < pieces; i++) {
-        await sleep(reply.delayMs / pieces, signal).catch(() => {
+        await sleep(reply.delayMs / pieces, signal, this.clock).catch(() => {
           throw new ProviderError('aborted', 'aborted');
         });
         started();
