@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
 import type { ModelRequest } from '../providers/types';
 import { CACHE_POLICIES } from '../usage/cache';
+import { FakeClock } from '../../../test/helpers/fake-clock';
 import { PROMPT_CACHE_TTL_MS, SharedPrefixGate, sharedStart, sharedStartKey } from './prefix-gate';
 
 const live = () => new AbortController().signal;
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Lets every queued callback run: what was let go has gone by then. */
+const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Enters the gate and reports when it let the request go. */
 function entered(gate: SharedPrefixGate, key: string, signal = live()) {
@@ -33,16 +35,20 @@ describe('SharedPrefixGate', () => {
   });
 
   it('waits no longer than its limit, and not at all with a limit of 0', async () => {
-    const gate = new SharedPrefixGate(20);
+    const clock = new FakeClock();
+    const gate = new SharedPrefixGate(20, clock);
     await gate.enter('k', live());
-    const t0 = Date.now();
-    await gate.enter('k', live());
-    assert.ok(Date.now() - t0 >= 15, 'waited about the limit');
-    const none = new SharedPrefixGate(0);
+    const a = entered(gate, 'k');
+    await clock.advance(19);
+    assert.equal(a.state.gone, false, 'still waiting before the limit');
+    await clock.advance(1);
+    assert.equal(a.state.gone, true, 'let go at the limit');
+    const none = new SharedPrefixGate(0, clock);
     await none.enter('k', live());
-    const t1 = Date.now();
-    await none.enter('k', live());
-    assert.ok(Date.now() - t1 < 15);
+    const b = entered(none, 'k');
+    await tick();
+    assert.equal(b.state.gone, true);
+    assert.equal(clock.pending, 0, 'no timer was set');
   });
 
   it('stops waiting when the waiting request is cancelled', async () => {
@@ -73,10 +79,10 @@ describe('SharedPrefixGate', () => {
   });
 
   it('leads again once the cache has let the start expire', async () => {
-    let now = 0;
-    const gate = new SharedPrefixGate(60_000, () => now);
+    const clock = new FakeClock();
+    const gate = new SharedPrefixGate(60_000, clock);
     (await gate.enter('k', live())).begun();
-    now += PROMPT_CACHE_TTL_MS + 1;
+    await clock.advance(PROMPT_CACHE_TTL_MS + 1);
     await gate.enter('k', live());
     const a = entered(gate, 'k');
     await tick();
