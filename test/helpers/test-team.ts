@@ -9,7 +9,8 @@ import type { EventOf, RunEvent, RunEventType } from '../../src/core/engine/even
 import { Orchestrator } from '../../src/core/engine/orchestrator';
 import type { AgentToolbox, AgentWorkspace, AnswerChecks, RunResult } from '../../src/core/engine/ports';
 import type { RetryPolicy } from '../../src/core/engine/retry';
-import type { Clock } from '../../src/core/util/clock';
+import { realClock, type Clock } from '../../src/core/util/clock';
+import { FakeClock } from './fake-clock';
 
 export interface TeamMember {
   id: string;
@@ -29,6 +30,8 @@ export interface TeamRun {
   providers: Record<string, ScriptedProvider>;
   events: RunEvent[];
   result: Promise<RunResult>;
+  /** The clock the run is on: schedule a test's own steps (a cancel, a note) on it. */
+  clock: Clock;
   of<T extends RunEventType>(type: T): EventOf<T>[];
   requests(agentId: string): ModelRequest[];
 }
@@ -44,7 +47,10 @@ export function runTeam(
     retry?: Partial<RetryPolicy>;
     signal?: AbortSignal;
     checks?: AnswerChecks;
-    /** The run's and the scripted replies' clock (a FakeClock makes `delayMs` and the timeouts scripted time). */
+    /**
+     * The run's and the scripted replies' clock. A FakeClock makes `delayMs`, back-offs and timeouts scripted time:
+     * `result` then drives it (FakeClock.run), so the run's order depends on the script alone, not on the machine.
+     */
     clock?: Clock;
   } = {},
 ): TeamRun {
@@ -64,11 +70,14 @@ export function runTeam(
     now: () => new Date(2026, 0, 2, 3, 4, 5),
     random: () => 0.5,
   });
+  const clock = opts.clock ?? realClock;
+  const result = orchestrator.run();
   return {
     orchestrator,
     providers,
     events,
-    result: orchestrator.run(),
+    clock,
+    result: clock instanceof FakeClock ? clock.run(result) : result,
     of: <T extends RunEventType>(type: T) => events.filter((e): e is EventOf<T> => e.type === type),
     requests: (agentId: string) => providers[agentId].requests,
   };

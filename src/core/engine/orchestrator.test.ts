@@ -3,7 +3,8 @@ import { ProviderError, type ModelRequest } from '../providers/types';
 import { reply, requestText, type Script } from '../providers/scripted';
 import { ENFORCEMENT_MESSAGE } from './prompts';
 import { reduceEvents } from './run-state';
-import { boardHasAnswers, runTeam, type TeamMember } from '../../../test/helpers/test-team';
+import { FakeClock } from '../../../test/helpers/fake-clock';
+import { boardHasAnswers, runTeam as runTeamOn, type TeamMember } from '../../../test/helpers/test-team';
 import { estimatePromptTokens } from './budget';
 import { shareRoom } from './context-fit';
 import { byInformed } from './finish';
@@ -15,6 +16,12 @@ function answerThenVote(content: string, target: string, reason = 'correct and c
 }
 
 const seq = (...replies: ReturnType<Script>[]): Script => (_req, i) => replies[Math.min(i, replies.length - 1)];
+
+/**
+ * Every run here is on a fake clock: scripted delays, back-offs and timeouts are scripted time, so which turn ends
+ * first depends on the script alone, however loaded the machine is, and a 5 s delay costs nothing.
+ */
+const runTeam = (members: TeamMember[], opts: Parameters<typeof runTeamOn>[1] = {}) => runTeamOn(members, { clock: new FakeClock(), ...opts });
 
 function member(id: string, script: Script): TeamMember {
   return { id, script };
@@ -80,10 +87,9 @@ describe('orchestrator: consensus', () => {
   });
 
   it('runs agents concurrently within a round', async () => {
-    const started = Date.now();
     const team = runTeam(['a', 'b', 'c'].map((id) => member(id, (req) => (boardHasAnswers(req) ? reply.vote('agent1') : reply.answer(`ans ${id}`, { delayMs: 80 })))));
-    await team.result;
-    assert.ok(Date.now() - started < 230, 'three 80 ms answers should overlap');
+    const result = await team.result;
+    assert.equal(result.durationMs, 80, 'three 80 ms answers overlap (votes take no time)');
   });
 
   it('answers every tool call id in later requests', async () => {
@@ -195,8 +201,7 @@ describe('orchestrator: revisions and stale votes', () => {
   });
 
   it('delivers a new answer to an agent in the middle of a tool loop, in its very next request', async () => {
-    let releaseTool!: () => void;
-    const toolGate = new Promise<void>((r) => (releaseTool = r));
+    const clock = new FakeClock();
     const a: Script = (_req, i) => {
       if (i === 0) return { toolCalls: [{ name: 'lookup', arguments: { q: 'facts' } }] };
       if (i === 1) return reply.answer('a answer using facts');
@@ -209,17 +214,12 @@ describe('orchestrator: revisions and stale votes', () => {
         script: a,
         toolbox: {
           tools: [{ name: 'lookup', description: 'look up', parameters: { type: 'object', properties: {} } }],
-          execute: async () => {
-            await toolGate;
-            return { ok: true, content: 'TOOL-RESULT' };
-          },
+          // b answers (at once) while a's tool runs; then the tool finishes.
+          execute: () => new Promise((resolve) => clock.setTimeout(() => resolve({ ok: true, content: 'TOOL-RESULT' }), 30)),
         },
       },
       { id: 'b', script: b },
-    ]);
-    // b answers while a's tool runs; then the tool finishes
-    await new Promise((r) => setTimeout(r, 30));
-    releaseTool();
+    ], { clock });
     await team.result;
     const second = team.requests('a')[1];
     const text = requestText(second);
@@ -436,11 +436,10 @@ describe('orchestrator: limits', () => {
       ],
       { timeouts: { orchestratorTimeoutSeconds: 0.15 } },
     );
-    const started = Date.now();
     const result = await team.result;
     assert.equal(result.reason, 'timeout');
     assert.equal(result.finalAnswer, 'quick answer');
-    assert.ok(Date.now() - started < 1000);
+    assert.equal(result.durationMs, 150, 'ended at the timeout, not after the slow calls');
     const inFlight = team.providers.b.signals;
     assert.equal(inFlight.length, 1);
     assert.ok(inFlight[0].aborted, 'the slow request was aborted');
@@ -460,7 +459,7 @@ describe('orchestrator: limits', () => {
       [member('a', (_req, i) => (i === 0 ? reply.answer('kept') : { ...reply.vote('agent1'), delayMs: 5000 })), member('b', () => ({ ...reply.answer('slow'), delayMs: 5000 }))],
       { signal: ac.signal },
     );
-    setTimeout(() => ac.abort(), 50);
+    team.clock.setTimeout(() => ac.abort(), 50);
     const result = await team.result;
     assert.equal(result.reason, 'cancelled');
     assert.equal(result.finalAnswer, 'kept');
@@ -469,7 +468,7 @@ describe('orchestrator: limits', () => {
 
   it('cancel before any answer ends with no answer and says why', async () => {
     const team = runTeam([member('a', () => ({ ...reply.answer('slow'), delayMs: 5000 }))]);
-    setTimeout(() => team.orchestrator.cancel(), 20);
+    team.clock.setTimeout(() => team.orchestrator.cancel(), 20);
     const result = await team.result;
     assert.equal(result.reason, 'cancelled');
     assert.equal(result.finalAnswer, null);
@@ -478,7 +477,7 @@ describe('orchestrator: limits', () => {
 
   it('cancelling one agent lets the others finish', async () => {
     const team = runTeam([member('a', () => ({ ...reply.answer('slow'), delayMs: 5000 })), member('b', answerThenVote('b', 'agent2'))]);
-    setTimeout(() => team.orchestrator.cancelAgent('a'), 20);
+    team.clock.setTimeout(() => team.orchestrator.cancelAgent('a'), 20);
     const result = await team.result;
     assert.equal(result.reason, 'consensus');
     assert.equal(result.winnerId, 'b');
@@ -489,14 +488,13 @@ describe('orchestrator: limits', () => {
 describe('orchestrator: failures', () => {
   it('retries a rate-limited call after the server-given delay, then succeeds', async () => {
     const a: Script = (req, i) => (i === 0 ? { error: new ProviderError('rate_limit', '429 slow down', { status: 429, retryAfterMs: 30 }) } : boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('after the wait'));
-    const started = Date.now();
     const team = runTeam([member('a', a)], { retry: { maxDelayMs: 1000 } });
     const result = await team.result;
     assert.equal(result.finalAnswer, 'after the wait');
     const retry = team.of('retry')[0];
     assert.equal(retry.delayMs, 30);
     assert.equal(retry.attempt, 2);
-    assert.ok(Date.now() - started >= 25);
+    assert.equal(result.durationMs, 30, 'waited the server-given delay');
   });
 
   it('marks an agent that keeps failing as failed and finishes with the others', async () => {
@@ -673,7 +671,7 @@ describe('orchestrator: toolbox lifecycle', () => {
   it('closes the tools on cancel too', async () => {
     const log: string[] = [];
     const team = runTeam([{ id: 'a', script: () => ({ ...reply.answer('slow'), delayMs: 5000 }), toolbox: recordingToolbox(log) }]);
-    setTimeout(() => team.orchestrator.cancel(), 30);
+    team.clock.setTimeout(() => team.orchestrator.cancel(), 30);
     await team.result;
     assert.deepEqual(log, ['start', 'close']);
   });
@@ -737,18 +735,16 @@ describe('orchestrator: starting the next round early', () => {
   ];
   for (const [what, script, withTool] of unsettled) {
     it(`keeps the barrier while a turn is ${what}`, async () => {
+      const clock = new FakeClock();
       const toolbox = {
         tools: [{ name: 'lookup', description: 'look up', parameters: { type: 'object', properties: {} } }],
-        execute: async () => {
-          await new Promise((r) => setTimeout(r, 150));
-          return { ok: true, content: 'facts' };
-        },
+        // 150 ms of the run's clock: a and b answer and b's duplicate is refused meanwhile, whatever the machine's load.
+        execute: () => new Promise<{ ok: boolean; content: string }>((resolve) => clock.setTimeout(() => resolve({ ok: true, content: 'facts' }), 150)),
       };
-      const team = runTeam([
-        member('a', answerThenVoteSlowly('SAME', 20, 0)),
-        member('b', answerThenVoteSlowly('SAME', 30, 60)),
-        { id: 'c', script, toolbox: withTool ? toolbox : undefined },
-      ]);
+      const team = runTeam(
+        [member('a', answerThenVoteSlowly('SAME', 20, 0)), member('b', answerThenVoteSlowly('SAME', 30, 60)), { id: 'c', script, toolbox: withTool ? toolbox : undefined }],
+        { clock },
+      );
       const result = await team.result;
       assert.equal(result.reason, 'consensus');
       assert.ok(team.of('correction').some((e) => e.agentId === 'b' && e.message === 'duplicate of agent1'), 'b\'s answer was refused as a duplicate');
@@ -809,7 +805,7 @@ describe('orchestrator: starting the next round early', () => {
     // a's early vote turn cancels the run while b's round-1 turn is still voting
     const a: Script = (req) => {
       if (!boardHasAnswers(req)) return reply.answer('SAME', { delayMs: 20 });
-      setTimeout(() => team.orchestrator.cancel(), 20);
+      team.clock.setTimeout(() => team.orchestrator.cancel(), 20);
       return reply.vote('agent1', 'x', { delayMs: 5000 });
     };
     const team = runTeam([
@@ -930,7 +926,6 @@ describe('orchestrator: an agent in a long back-off', () => {
   const rateLimited = (): Script => () => ({ error: new ProviderError('rate_limit', '429 Too Many Requests', { status: 429, retryAfterMs: 60_000 }) });
 
   it('does not hold the others: they answer and vote; after the wait the run ends without it and says so', async () => {
-    const started = Date.now();
     const team = runTeam(
       [member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1')), member('slow', rateLimited())],
       { retry: { maxDelayMs: 60_000 }, orchestrator: { unavailableWaitSeconds: 0.3 } },
@@ -938,7 +933,7 @@ describe('orchestrator: an agent in a long back-off', () => {
     const result = await team.result;
     assert.equal(result.reason, 'consensus');
     assert.equal(result.winnerId, 'a');
-    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+    assert.equal(result.durationMs, 300, 'ended after the 0.3 s wait, not the 60 s back-off');
     const failed = team.of('agent_failed')[0];
     assert.equal(failed.agentId, 'slow');
     assert.equal(failed.cause, 'unavailable');
@@ -964,10 +959,10 @@ describe('orchestrator: calls that end early are still counted', () => {
     const streaming: Script = () => ({ ...reply.answer('x'), text: 'y'.repeat(800), delayMs: 2000 });
     const pricing = { inputPerMillion: 1_000_000, cachedInputPerMillion: 0, outputPerMillion: 1_000_000 };
     const team = runTeam([{ id: 'a', script: streaming, pricing }, { id: 'b', script: streaming, pricing }], { signal: abort.signal });
-    // Cancel once both have streamed half of their text (the scripted provider streams it in four pieces).
-    const both = () => team.of('text_delta').length >= 4;
-    const poll = setInterval(() => both() && (clearInterval(poll), abort.abort()), 5);
+    // Cancel once both have streamed half of their text (the scripted provider streams it in four pieces, one each 500 ms).
+    team.clock.setTimeout(() => abort.abort(), 1250);
     const result = await team.result;
+    assert.equal(team.of('text_delta').length, 4);
     assert.equal(result.reason, 'cancelled');
     const usage = team.of('usage');
     assert.equal(usage.length, 2);
@@ -1039,14 +1034,13 @@ describe('orchestrator: early decision', () => {
   const slowVoter = (ms: number): Script => (req) => (boardHasAnswers(req) ? reply.vote('agent2', 'slowly', { delayMs: ms }) : reply.answer('C'));
 
   it('with vote-only turns out, a strict majority decides without waiting for them', async () => {
-    const started = Date.now();
     const team = runTeam([member('a', answerThenVote('A', 'agent1')), member('b', answerThenVote('B', 'agent1')), member('slow', slowVoter(3000))], {
       orchestrator: { maxNewAnswersPerAgent: 1 },
     });
     const result = await team.result;
     assert.equal(result.reason, 'majority');
     assert.equal(result.winnerId, 'a');
-    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
+    assert.equal(result.durationMs, 0, 'did not wait for the 3 s vote');
     assert.ok(team.providers.slow.signals[1].aborted, "the slow agent's vote call was stopped");
     assert.equal(team.of('agent_failed').length, 0);
   });
@@ -1084,7 +1078,7 @@ describe('orchestrator: the human in the loop', () => {
 
   it('a note to everyone reaches each agent at its next boundary, once, and is kept in a fresh prompt', async () => {
     const a: Script = (req, i) => {
-      if (i === 0) setTimeout(() => team.orchestrator.note('Answer in French.'), 10);
+      if (i === 0) team.clock.setTimeout(() => team.orchestrator.note('Answer in French.'), 10);
       return boardHasAnswers(req) ? reply.vote('agent1', 'ok') : reply.answer('quatre', { delayMs: 60 });
     };
     const team = runTeam([member('a', a), member('b', slowAnswer('vier', 60))]);
@@ -1108,7 +1102,7 @@ describe('orchestrator: the human in the loop', () => {
       if (!noted) {
         noted = true;
         // Both hold votes soon; the note arrives while b still decides.
-        setTimeout(() => team.orchestrator.note('Only integers count.', { changesTask: true }), 20);
+        team.clock.setTimeout(() => team.orchestrator.note('Only integers count.', { changesTask: true }), 20);
         return reply.vote('agent1', 'first look');
       }
       return reply.vote('agent2', 'with the note in mind');
@@ -1124,14 +1118,13 @@ describe('orchestrator: the human in the loop', () => {
   it('answer now ends the run at once with the best current answer (user_stop), aborting the calls in flight', async () => {
     const a: Script = (req) => (boardHasAnswers(req) ? reply.vote('agent1', 'x', { delayMs: 5000 }) : reply.answer('A first'));
     const b: Script = (req) => {
-      if (boardHasAnswers(req)) setTimeout(() => team.orchestrator.answerNow(), 20);
+      if (boardHasAnswers(req)) team.clock.setTimeout(() => team.orchestrator.answerNow(), 20);
       return boardHasAnswers(req) ? reply.vote('agent1', 'x', { delayMs: 5000 }) : reply.answer('B second', { delayMs: 30 });
     };
-    const started = Date.now();
     const team = runTeam([member('a', a), member('b', b)]);
     const result = await team.result;
     assert.equal(result.reason, 'user_stop');
-    assert.ok(Date.now() - started < 2000);
+    assert.ok(result.durationMs < 5000, `ended at once (${result.durationMs} ms), not after the 5 s vote`);
     assert.equal(team.of('winner_selected')[0].basis, 'most_informed');
     assert.ok(result.finalAnswer);
     assert.ok(team.providers.a.signals.at(-1)!.aborted);
@@ -1139,7 +1132,7 @@ describe('orchestrator: the human in the loop', () => {
 
   it('a note to one agent reaches only it', async () => {
     const a: Script = (req, i) => {
-      if (i === 0) setTimeout(() => team.orchestrator.note('Check the edge cases.', { agentId: 'b' }), 5);
+      if (i === 0) team.clock.setTimeout(() => team.orchestrator.note('Check the edge cases.', { agentId: 'b' }), 5);
       return boardHasAnswers(req) ? reply.vote('agent1', 'ok') : reply.answer('A', { delayMs: 40 });
     };
     const team = runTeam([member('a', a), member('b', slowAnswer('B', 40))]);

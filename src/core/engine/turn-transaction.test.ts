@@ -25,7 +25,7 @@ describe('a failed turn is a transaction', () => {
       ],
       { timeouts: { agentTurnTimeoutSeconds: 0.2 }, clock },
     );
-    const result = await clock.run(team.result);
+    const result = await team.result;
     assert.deepEqual(team.of('agent_failed'), []);
     assert.ok(team.of('turn_failed').some((e) => e.agentId === 'a' && /timed out/.test(e.error)));
     assert.equal(result.reason, 'consensus');
@@ -44,7 +44,7 @@ describe('a failed turn is a transaction', () => {
       ],
       { timeouts: { agentTurnTimeoutSeconds: 0.2 }, orchestrator: { contextCompaction: 'never' }, clock },
     );
-    const result = await clock.run(team.result);
+    const result = await team.result;
     assert.equal(result.reason, 'consensus');
     const [first, timedOut, retried] = team.requests('a');
     assert.equal(count(requestText(first), 'B-REVISED-TEXT'), 0);
@@ -64,7 +64,7 @@ describe('a failed turn is a transaction', () => {
     };
     const toolbox: AgentToolbox = { tools: [{ name: 'lookup', description: 'look up', parameters: { type: 'object', properties: {} } }], execute: async () => ({ ok: true, content: 'facts' }) };
     const team = (late.team = runTeam([{ id: 'a', script: (req, i) => (boardHasAnswers(req) && i > 2 ? reply.vote('agent1') : a(req, i)), toolbox }], { timeouts: { agentTurnTimeoutSeconds: 0.2 }, clock }));
-    const result = await clock.run(team.result);
+    const result = await team.result;
     assert.equal(result.reason, 'consensus');
     const retried = team.requests('a')[2];
     assert.equal(count(requestText(retried), 'PLEASE-BE-BRIEF'), 1);
@@ -87,7 +87,7 @@ describe('a cancelled agent', () => {
       { id: 'a', script: (req) => (boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('A cancelled')), workspace },
       { id: 'b', script: (req) => (boardHasAnswers(req) ? reply.vote('agent2') : reply.answer('B kept', { delayMs: 30 })) },
     ], { clock }));
-    const result = await clock.run(team.result);
+    const result = await team.result;
     assert.deepEqual(team.of('answer_added').map((e) => e.agentId), ['b']);
     assert.equal(result.winnerId, 'b');
   });
@@ -101,7 +101,7 @@ describe('a cancelled agent', () => {
       return reply.vote('agent1');
     };
     const team = (late.team = runTeam([{ id: 'a', script: a }, { id: 'b', script: (req) => (boardHasAnswers(req) ? reply.vote('agent2') : reply.answer('B')) }], { clock }));
-    await clock.run(team.result);
+    await team.result;
     assert.deepEqual(team.of('vote_cast').map((e) => e.vote.voterId), ['b']);
   });
 });
@@ -122,7 +122,7 @@ describe('an adapter that ignores cancellation', function () {
     const team = (late.team = runTeam([
       { id: 'a', script: () => ({ toolCalls: [{ name: 'lookup', arguments: {} }] }), toolbox: hungTool(() => setImmediate(() => late.team!.orchestrator.cancel())) },
     ], { clock }));
-    const result = await clock.run(team.result);
+    const result = await team.result;
     assert.equal(result.reason, 'cancelled');
   });
 
@@ -133,7 +133,7 @@ describe('an adapter that ignores cancellation', function () {
       [{ id: 'a', script: (req) => (boardHasAnswers(req) ? reply.vote('agent1') : calls === 0 ? { toolCalls: [{ name: 'lookup', arguments: {} }] } : reply.answer('A')), toolbox: hungTool(() => calls++) }],
       { timeouts: { agentTurnTimeoutSeconds: 0.2 }, clock },
     );
-    const result = await clock.run(team.result);
+    const result = await team.result;
     assert.equal(result.reason, 'consensus');
     assert.ok(team.of('turn_failed').some((e) => /timed out/.test(e.error)));
   });
@@ -148,7 +148,7 @@ describe('an adapter that ignores cancellation', function () {
       },
     };
     const team = (late.team = runTeam([{ id: 'a', script: () => reply.answer('A'), workspace }], { clock }));
-    const result = await clock.run(team.result);
+    const result = await team.result;
     assert.equal(result.reason, 'cancelled');
   });
 });
