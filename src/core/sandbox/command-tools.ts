@@ -1,7 +1,8 @@
 // The command tools of one agent: execute_command (in the foreground, or in the background), command_output and
-// kill_command, declared through the tool kit (core/tools), which answers every call with text the model can act on.
-// Order of checks for a command: arguments (the kit, then the timeout's range), the per-turn count, the configured patterns, the background limit, then the user's
-// approval (always without a sandbox; for every command when configured), and only then does anything run.
+// kill_command, declared through the tool kit (core/tools), which answers every call with text the model can act
+// on. Order of checks for a command: arguments (their types by the kit, then the timeout's range), the per-turn
+// count, the configured patterns, the background limit, then the user's approval (always without a sandbox; for
+// every command when configured), and only then does anything run.
 //
 // The engine passes one AbortSignal per turn to `execute`, so the turn's command count is kept per signal. A
 // foreground command ends with its turn; background commands outlive turns and end with the run: when the run's
