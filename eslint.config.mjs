@@ -1,7 +1,8 @@
 // The layering of ARCHITECTURE.md, enforced: src/core is editor-free and has floors (util < config < providers <
-// engine < the adapters mcp, workspace, sandbox, checks, status, edit, usage < run, the one place that assembles a run); the
-// protocol shared with the webview depends on no host; host files named below stay free of runtime `vscode`
-// imports (so they run in Node tests and the benchmark); the activation shell loads nothing but `vscode` and ids.
+// engine < the adapters mcp, workspace, sandbox, checks, status, edit, usage < run, the one place that assembles a run;
+// beside them tools, the tool kit, on util alone); the protocol shared with the webview depends on no host; host
+// files named below stay free of runtime `vscode` imports (so they run in Node tests and the benchmark); the
+// activation shell loads nothing but `vscode` and ids.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -42,7 +43,9 @@ export default tseslint.config(
     },
   },
   // src/core, floor by floor.
-  { files: ['src/core/util/**/*.ts'], rules: restrict(['config', 'providers', 'engine', 'usage', ...ABOVE_ENGINE]) },
+  { files: ['src/core/util/**/*.ts'], rules: restrict(['tools', 'config', 'providers', 'engine', 'usage', ...ABOVE_ENGINE]) },
+  // The tool kit sits on util alone, so the engine and every adapter may build toolboxes on it.
+  { files: ['src/core/tools/**/*.ts'], rules: restrict(['config', 'providers', 'engine', 'usage', ...ABOVE_ENGINE]) },
   { files: ['src/core/config/**/*.ts'], rules: restrict(['providers', 'engine', 'usage', ...ABOVE_ENGINE]) },
   { files: ['src/core/providers/**/*.ts'], rules: restrict(['engine', ...ABOVE_ENGINE]) },
   {

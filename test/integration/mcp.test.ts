@@ -19,10 +19,11 @@ import { parseConfigText } from '../../src/core/config/load';
 import type { McpServerConfig } from '../../src/core/config/types';
 import { runTeam } from '../helpers/test-team';
 import {
-  combineToolboxes, createMcpToolbox, liveServerPids, McpServerPool, type ApprovalRequest, type McpLogEntry, type McpToolbox, type McpToolboxOptions,
+  createMcpToolbox, liveServerPids, McpServerPool, type ApprovalRequest, type McpLogEntry, type McpToolbox, type McpToolboxOptions,
 } from '../../src/core/mcp';
 import { reply, type Script } from '../../src/core/providers/scripted';
 import type { ModelRequest } from '../../src/core/providers/types';
+import { combineToolboxes } from '../../src/core/tools/combine';
 
 const root = join(__dirname, '..', '..');
 const sdkEsm = join(root, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm');

@@ -4,7 +4,9 @@
 // offered to read any of them whole, a piece at a time. Only when even that cannot fit does the agent fail, saying
 // why. (Upstream compresses after a context error; this prevents the error.)
 
+import { z } from 'zod';
 import type { ModelRequest, ToolCall, ToolSpec } from '../providers/types';
+import { parseArguments } from '../tools/arguments';
 import { CHARS_PER_TOKEN } from '../usage/tokens';
 import { toBoardEntry } from './board';
 import { estimatePromptTokens } from './budget';
@@ -92,6 +94,9 @@ export function readAnswerTool(labels: string[]): ToolSpec {
   };
 }
 
+/** read_answer's arguments, validated by the tool kit; an unknown agent_id is answered with the answers that exist. */
+const READ_ANSWER_ARGS = z.object({ agent_id: z.string(), start: z.int().min(0).optional() });
+
 /** Characters a read_answer piece may take: what the agent's window has left after its last prompt, with a margin. */
 function pieceChars(agent: AgentRuntime): number {
   const window = windowOf(agent);
@@ -102,16 +107,13 @@ function pieceChars(agent: AgentRuntime): number {
 
 /** One piece of an agent's current answer, with where the next piece starts. Never throws. */
 export function readAnswer(ctx: RunContext, agent: AgentRuntime, call: ToolCall): { ok: boolean; content: string } {
-  let args: { agent_id?: unknown; start?: unknown };
-  try {
-    args = JSON.parse(call.arguments || '{}') as typeof args;
-  } catch {
-    return { ok: false, content: CONTEXT_TEXTS.badArguments };
-  }
+  const parsed = parseArguments(READ_ANSWER, call.arguments, READ_ANSWER_ARGS, '{"agent_id": "agent1", "start": 0}');
+  if (!parsed.ok) return parsed.result;
+  const { args } = parsed;
   const target = ctx.agents.find((a) => a.label === args.agent_id);
   const answer = target && ctx.board.latest(target.spec.id);
   if (!answer) return { ok: false, content: CONTEXT_TEXTS.noSuchAnswer(String(args.agent_id), ctx.board.current().map((a) => a.agentLabel)) };
-  const start = typeof args.start === 'number' && Number.isInteger(args.start) && args.start > 0 ? args.start : 0;
+  const start = args.start ?? 0;
   const piece = answer.content.slice(start, start + pieceChars(agent));
   const next = start + piece.length;
   return { ok: true, content: `${piece}${CONTEXT_TEXTS.pieceNote(answer.label, start, next, answer.content.length)}` };

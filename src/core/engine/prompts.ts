@@ -268,7 +268,6 @@ export const CONTEXT_TEXTS = {
     'Call `read_answer` with its agent_id (and start) to read one whole, a piece at a time, before you judge it.',
   readAnswerDescription: (chunk: number) =>
     `Read an agent's current answer that was shortened to fit your context window, ${chunk} characters at a time from \`start\`.`,
-  badArguments: 'read_answer needs arguments like {"agent_id": "agent1", "start": 0}.',
   noSuchAnswer: (asked: string, labels: string[]) => `There is no current answer of '${asked}'. Answers exist for: ${labels.join(', ') || 'nobody yet'}.`,
   pieceNote: (version: string, start: number, end: number, total: number) =>
     end < total ? `\n[${version}: characters ${start}-${end} of ${total}; call read_answer with start ${end} for the rest]` : `\n[${version}: characters ${start}-${end} of ${total}, the end]`,

@@ -1,6 +1,6 @@
 // MCP tool results → the text a model reads: text as is, embedded text resources with their URI, images, audio and
 // binary resources as a one-line placeholder (the engine's messages are text), structured content as JSON when the
-// server sent nothing else; then cut to a size limit with a note saying so.
+// server sent nothing else. The tool kit cuts it to the size limit (core/tools/kit.ts `capOutput`).
 
 /** The parts of a `tools/call` result this module reads (kept loose: servers send all sorts). */
 export interface ToolResultLike {
@@ -53,14 +53,4 @@ export function resultToText(result: ToolResultLike): string {
   // Servers on the 2024-10-07 protocol answer `{ toolResult }`.
   if (parts.length === 0 && result.toolResult !== undefined) parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
   return parts.length ? parts.join('\n') : '(no output)';
-}
-
-/** Cuts `text` to `max` characters, with a note saying how much was left out. */
-export function truncateResult(text: string, max: number): string {
-  if (text.length <= max) return text;
-  // Leave room for the note, and never split a surrogate pair.
-  let cut = Math.max(0, max - 160);
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut--;
-  return `${text.slice(0, cut)}\n[truncated: the tool result was ${text.length} characters; showing the first ${cut}. Ask for less (a narrower query, a range, a smaller file) to see the rest.]`;
 }

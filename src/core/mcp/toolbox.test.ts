@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { combineToolboxes } from './combine';
+import { combineToolboxes } from '../tools/combine';
 import { classifyError } from './connection';
 import { escapeCmdArgument, serverEnvironment } from './stdio-transport';
 import { createMcpToolbox, summarizeArguments } from './toolbox';

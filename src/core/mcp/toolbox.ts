@@ -2,18 +2,22 @@
 // a connect timeout; one that fails is reported and the others stay usable), their tools are offered as
 // `mcp__<server>__<tool>` after the configured filters, calls go through planning mode, approval, the server's
 // circuit breaker, a per-call timeout and retries for transient failures, and results come back as text cut to a
-// size limit. `close()` ends every server process, whatever happened before. `execute` never throws.
+// size limit. `close()` ends every server process, whatever happened before. The pieces: offer.ts (which tools,
+// how each is treated), permission.ts (planning mode, approval), call.ts (breaker, timeout, retries); the tool kit
+// (core/tools) does the rest of every call, with the server's own JSON Schema as the arguments' schema.
 
 import type { AgentConfig, BackendConfig, McpServerConfig, PlanningModeConfig } from '../config/types';
 import type { AgentToolbox } from '../engine/ports';
-import type { ToolCall, ToolSpec } from '../providers/types';
-import { sleep } from '../util/sleep';
+import { ANY_OBJECT } from '../tools/arguments';
+import { defineToolbox, tool, type ToolDef } from '../tools/kit';
+import { errorMessage } from '../util/errors';
+import { callTool, type CallContext } from './call';
 import { DEFAULT_BREAKER, type CircuitBreakerOptions } from './circuit-breaker';
-import { resultToText, truncateResult } from './content';
-import { McpCallError, McpConnection, type McpLogger } from './connection';
-import { exposedToolName, isSideEffecting, listMatches, toolAllowed } from './names';
+import { McpConnection, type McpLogger } from './connection';
+import { offerTools, type Entry } from './offer';
+import { refusal, type PermissionContext } from './permission';
 
-type Result = { ok: boolean; content: string };
+export { summarizeArguments } from './permission';
 
 /** What the host is asked before a tool that needs approval runs. */
 export interface ApprovalRequest {
@@ -101,17 +105,6 @@ export interface McpToolbox extends AgentToolbox {
   processIds(): number[];
 }
 
-interface Entry {
-  spec: ToolSpec;
-  server: McpServerConfig;
-  connection: McpConnection;
-  tool: string;
-  sideEffecting: boolean;
-  repeatable: boolean;
-  approval: ApprovalRequest['reason'] | null;
-  blockedInPlanning: boolean;
-}
-
 interface Lease {
   connection: McpConnection;
   release(): Promise<void>;
@@ -168,159 +161,61 @@ export class McpServerPool {
   }
 }
 
-/** A short, prompt-friendly rendering of tool arguments: long strings cut, the whole capped. */
-export function summarizeArguments(args: Record<string, unknown>, max = 600): string {
-  const parts = Object.entries(args).map(([k, v]) => {
-    if (typeof v === 'string') return `${k}: ${JSON.stringify(v.length > 120 ? `${v.slice(0, 120)}…` : v)}${v.length > 120 ? ` (${v.length} chars)` : ''}`;
-    const json = JSON.stringify(v) ?? String(v);
-    return `${k}: ${json.length > 160 ? `${json.slice(0, 160)}…` : json}`;
-  });
-  const text = parts.join(', ') || '(no arguments)';
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function jsonSchemaObject(schema: unknown): Record<string, unknown> {
-  const s = schema && typeof schema === 'object' && !Array.isArray(schema) ? { ...(schema as Record<string, unknown>) } : {};
-  s.type = 'object';
-  if (!s.properties || typeof s.properties !== 'object') s.properties = {};
-  delete s.$schema;
-  return s;
-}
-
 /** The MCP toolbox for one agent. Nothing starts until the engine calls `start`. */
 export function createMcpToolbox(servers: McpServerConfig[], options: McpToolboxOptions): McpToolbox {
   const defaults: McpDefaults = { ...DEFAULT_MCP, ...options.defaults };
   const { agentId } = options;
-  const random = options.random ?? Math.random;
   const lifetime = new AbortController();
   const leases = new Map<string, Lease>();
   const failures = new Map<string, string>();
   let entries = new Map<string, Entry>();
-  let tools: ToolSpec[] = [];
+  let tools: ToolDef[] = [];
   let planningActive = options.planningMode?.enabled ?? false;
   let starting: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
 
-  const log: McpLogger = (e) => options.log?.(e);
-  const note = (level: 'info' | 'warn' | 'error', server: string, message: string) => log({ level, server, agentId, source: 'call', message });
+  const note = (level: 'info' | 'warn' | 'error', server: string, message: string) => options.log?.({ level, server, agentId, source: 'call', message });
+  const calls: CallContext = { defaults, random: options.random ?? Math.random, note };
+  const permission: PermissionContext = { agentId, planningActive: () => planningActive, approve: options.approve, note: (server, message) => note('info', server, message) };
+  const asTool = (entry: Entry) =>
+    tool({
+      spec: entry.spec,
+      args: ANY_OBJECT,
+      maxOutputChars: entry.server.maxResultChars ?? defaults.maxResultChars,
+      run: async (args, signal) => (await refusal(entry, args, signal, permission)) ?? callTool(entry, args, signal, calls),
+    });
 
-  function leaseFor(server: McpServerConfig): Lease {
-    if (server.shared && options.pool) return options.pool.acquire(server);
-    const connection = new McpConnection(server, connectionOptions(defaults, server, { agentId, log: options.log, processEnv: options.processEnv }));
-    return { connection, release: () => connection.close() };
-  }
-
-  function buildEntries(ready: McpServerConfig[]): void {
+  function offer(ready: McpServerConfig[]): void {
     const next = new Map<string, Entry>();
     for (const server of ready) {
-      const connection = leases.get(server.name)!.connection;
-      let offered = 0;
-      for (const tool of connection.tools) {
-        const allowed = toolAllowed(server.name, tool.name, {
-          serverAllowed: server.allowedTools,
-          serverExcluded: server.excludeTools,
-          backendAllowed: options.allowedTools,
-          backendExcluded: options.excludeTools,
-        });
-        if (!allowed) continue;
-        offered++;
-        let name = exposedToolName(server.name, tool.name);
-        for (let i = 2; next.has(name); i++) name = `${exposedToolName(server.name, tool.name).slice(0, 60)}_${i}`;
-        const sideEffecting = isSideEffecting(tool.name, tool.annotations);
-        const configured = server.requireApproval === true || (Array.isArray(server.requireApproval) && listMatches(server.requireApproval, server.name, tool.name)) || listMatches(options.requireApproval, server.name, tool.name);
-        const approval = configured ? 'configured' : sideEffecting && server.requireApproval !== false ? 'side-effecting' : null;
-        const blockList = options.planningMode?.blockedTools;
-        const blockedInPlanning = blockList?.length ? listMatches(blockList, server.name, tool.name) : sideEffecting || configured;
-        const notes: string[] = [];
-        if (approval) notes.push('Runs only if the user approves the call.');
-        if (options.planningMode?.enabled && blockedInPlanning) notes.push('Blocked during coordination (planning mode): describe its use in your answer instead.');
-        const base = (tool.description ?? tool.title ?? '').trim() || `The ${tool.name} tool of the ${server.name} MCP server.`;
-        const description = `${base.length > 2000 ? `${base.slice(0, 2000)}…` : base}${notes.length ? `\n\n${notes.join(' ')}` : ''}`;
-        next.set(name, {
-          spec: { name, description, parameters: jsonSchemaObject(tool.inputSchema) },
-          server,
-          connection,
-          tool: tool.name,
-          sideEffecting,
-          repeatable: !sideEffecting || tool.annotations?.idempotentHint === true,
-          approval,
-          blockedInPlanning,
-        });
-      }
-      for (const listed of server.allowedTools ?? []) {
-        if (!connection.tools.some((t) => listMatches([listed], server.name, t.name))) note('warn', server.name, `allowed_tools names "${listed}", which the server does not have`);
-      }
-      note('info', server.name, `${offered} of ${connection.tools.length} tools offered to ${agentId}`);
+      const { connection } = leases.get(server.name)!;
+      const before = next.size;
+      for (const warning of offerTools(server, connection, options, next)) note('warn', server.name, warning);
+      note('info', server.name, `${next.size - before} of ${connection.tools.length} tools offered to ${agentId}`);
     }
     entries = next;
-    tools = [...next.values()].map((e) => e.spec);
+    tools = [...next.values()].map(asTool);
   }
 
-  async function doStart(signal: AbortSignal): Promise<void> {
-    const onAbort = () => lifetime.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) lifetime.abort();
-    try {
-      for (const server of servers) leases.set(server.name, leaseFor(server));
-      const outcomes = await Promise.allSettled(servers.map((s) => leases.get(s.name)!.connection.connect(lifetime.signal)));
-      const ready: McpServerConfig[] = [];
-      outcomes.forEach((o, i) => {
-        if (o.status === 'fulfilled') ready.push(servers[i]);
-        else failures.set(servers[i].name, o.reason instanceof Error ? o.reason.message : String(o.reason));
-      });
-      if (closing) return;
-      buildEntries(ready);
-      if (failures.size > 0) {
-        const list = [...failures].map(([name, why]) => `MCP server "${name}" failed to start: ${why}`);
-        throw new Error(list.join('; '));
-      }
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
+  async function start(signal: AbortSignal): Promise<void> {
+    for (const server of servers) leases.set(server.name, lease(server, options, defaults));
+    const ready = await connectAll(servers, leases, failures, signal, lifetime);
+    if (closing) return;
+    offer(ready);
+    if (failures.size > 0) throw new Error([...failures].map(([name, why]) => `MCP server "${name}" failed to start: ${why}`).join('; '));
   }
 
-  function fail(name: string, message: string): Result {
-    return { ok: false, content: `${name} failed: ${message}` };
-  }
+  const kit = defineToolbox({
+    family: 'MCP tools',
+    tools: () => tools,
+    refusal: () => (closing ? 'the run was cancelled' : undefined),
+  });
 
-  async function run(entry: Entry, args: Record<string, unknown>, signal: AbortSignal): Promise<Result> {
-    const { spec, server, connection } = entry;
-    const timeoutMs = (server.timeoutSeconds ?? 0) * 1000 || defaults.callTimeoutMs;
-    const maxChars = server.maxResultChars ?? defaults.maxResultChars;
-    for (let attempt = 1; ; attempt++) {
-      const wait = connection.breaker.blockedForMs();
-      if (wait > 0) {
-        return { ok: false, content: `MCP server "${server.name}" is paused after repeated failures (${connection.lastError ?? 'errors'}); it is tried again in ${Math.ceil(wait / 1000)} s. Use other tools or answer without it.` };
-      }
-      try {
-        const result = await connection.callTool(entry.tool, args, { signal, timeoutMs });
-        connection.breaker.success();
-        const text = truncateResult(resultToText(result), maxChars);
-        return result.isError ? { ok: false, content: `${spec.name} returned an error: ${text}` } : { ok: true, content: text };
-      } catch (err) {
-        const e = err instanceof McpCallError ? err : new McpCallError('rejected', String(err));
-        if (e.kind === 'aborted' || signal.aborted) return fail(spec.name, 'the call was cancelled');
-        const reconnectFailed = e.phase === 'connect';
-        const counts = e.kind === 'transient' || e.kind === 'disconnected' || e.kind === 'timeout' || reconnectFailed;
-        if (counts && connection.breaker.failure()) note('warn', server.name, `circuit breaker open for ${Math.ceil(connection.breaker.blockedForMs() / 1000)} s after: ${e.message}`);
-        const retry = (e.kind === 'transient' || e.kind === 'disconnected') && entry.repeatable && attempt < defaults.maxAttempts && !connection.breaker.isOpen;
-        const what = e.kind === 'timeout' ? `${e.message} (the call was cancelled)` : e.kind === 'disconnected' ? `${e.message}; the server is restarted on the next call` : e.message;
-        if (!retry) return fail(spec.name, reconnectFailed && e.kind !== 'disconnected' ? `could not reconnect to MCP server "${server.name}": ${e.message}` : what);
-        const delay = Math.min(defaults.retryMaxDelayMs, defaults.retryBaseDelayMs * 2 ** (attempt - 1)) * (1.1 + 0.2 * random());
-        note('info', server.name, `retrying ${entry.tool} in ${Math.round(delay)} ms (attempt ${attempt + 1}): ${e.message}`);
-        try {
-          await sleep(delay, signal);
-        } catch {
-          return fail(spec.name, 'the call was cancelled');
-        }
-      }
-    }
-  }
-
-  const toolbox: McpToolbox = {
+  return {
     get tools() {
-      return tools;
+      return kit.tools;
     },
+    execute: kit.execute,
     get planningModeActive() {
       return planningActive;
     },
@@ -329,87 +224,62 @@ export function createMcpToolbox(servers: McpServerConfig[], options: McpToolbox
     },
     start(signal: AbortSignal) {
       if (closing) return Promise.reject(new Error('the MCP toolbox was closed'));
-      starting ??= doStart(signal);
+      starting ??= start(signal);
       return starting;
     },
-    async execute(call: ToolCall, signal: AbortSignal): Promise<Result> {
-      const name = String(call?.name);
-      const entry = entries.get(name);
-      if (!entry) {
-        const known = [...entries.keys()];
-        return { ok: false, content: `unknown tool "${name}"; the MCP tools are ${known.length ? known.slice(0, 30).join(', ') : '(none available)'}` };
-      }
-      if (signal?.aborted || closing) return fail(name, 'the run was cancelled');
-      let args: unknown;
-      try {
-        args = call.arguments === undefined || call.arguments === '' ? {} : JSON.parse(call.arguments);
-      } catch (err) {
-        return fail(name, `the arguments are not valid JSON (${(err as Error).message}); send a JSON object`);
-      }
-      if (args === null || typeof args !== 'object' || Array.isArray(args)) return fail(name, 'the arguments must be a JSON object');
-      const record = args as Record<string, unknown>;
-      if (planningActive && entry.blockedInPlanning) {
-        note('info', entry.server.name, `${agentId}: ${entry.tool} blocked by planning mode`);
-        return {
-          ok: false,
-          content: `🚫 [MCP] Tool '${name}' blocked during coordination (planning mode active). Do not call it again now: describe in your answer what you would do with it, with the exact arguments.`,
-        };
-      }
-      if (entry.approval) {
-        let approved = false;
-        let why = '';
-        if (options.approve) {
-          try {
-            approved = await options.approve(
-              { agentId, server: entry.server.name, tool: entry.tool, toolName: name, argumentsSummary: summarizeArguments(record), reason: entry.approval },
-              signal,
-            );
-          } catch (err) {
-            why = ` (the approval request failed: ${(err as Error)?.message ?? String(err)})`;
-          }
-        }
-        if (signal.aborted) return fail(name, 'the run was cancelled');
-        if (!approved) {
-          note('info', entry.server.name, `${agentId}: ${entry.tool} denied${why}`);
-          const kind = entry.approval === 'configured' ? 'it is configured to need approval' : 'tools that change things need approval';
-          return { ok: false, content: `${name} was not run: the user did not approve it (${kind})${why}. Do not call it again; continue without it, for example by describing the change in your answer.` };
-        }
-      }
-      try {
-        return await run(entry, record, signal);
-      } catch (err) {
-        return fail(name, (err as Error)?.message ?? String(err));
-      }
-    },
     close() {
-      closing ??= (async () => {
-        lifetime.abort();
-        await Promise.all([...leases.values()].map((l) => l.release().catch(() => undefined)));
-        await starting?.catch(() => undefined);
-        // A lease taken while closing began (start racing close) is released too.
-        await Promise.all([...leases.values()].map((l) => l.release().catch(() => undefined)));
-      })();
+      closing ??= releaseAll(leases, lifetime, () => starting);
       return closing;
     },
-    servers(): McpServerStatus[] {
-      return servers.map((s) => {
-        const c = leases.get(s.name)?.connection;
-        const error = failures.get(s.name) ?? c?.lastError;
-        return {
-          name: s.name,
-          state: c?.status ?? 'idle',
-          tools: [...entries.values()].filter((e) => e.server === s).map((e) => e.spec.name),
-          shared: Boolean(s.shared && options.pool),
-          ...(error ? { error } : {}),
-          ...(c?.pid ? { pid: c.pid } : {}),
-        };
-      });
-    },
-    processIds(): number[] {
-      return [...new Set([...leases.values()].flatMap((l) => l.connection.pids))];
-    },
+    servers: () => servers.map((s) => serverStatus(s, leases.get(s.name)?.connection, failures.get(s.name), entries, Boolean(s.shared && options.pool))),
+    processIds: () => [...new Set([...leases.values()].flatMap((l) => l.connection.pids))],
   };
-  return toolbox;
+}
+
+/** The server's connection: shared through the pool when it says so, else the agent's own. */
+function lease(server: McpServerConfig, options: McpToolboxOptions, defaults: McpDefaults): Lease {
+  if (server.shared && options.pool) return options.pool.acquire(server);
+  const connection = new McpConnection(server, connectionOptions(defaults, server, { agentId: options.agentId, log: options.log, processEnv: options.processEnv }));
+  return { connection, release: () => connection.close() };
+}
+
+/** Connects every server in parallel; returns those that are ready and records why the others failed. */
+async function connectAll(servers: McpServerConfig[], leases: Map<string, Lease>, failures: Map<string, string>, signal: AbortSignal, lifetime: AbortController): Promise<McpServerConfig[]> {
+  // The run's cancel ends the connection attempts; close() ends them through `lifetime` too.
+  const onAbort = () => lifetime.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) lifetime.abort();
+  try {
+    const outcomes = await Promise.allSettled(servers.map((s) => leases.get(s.name)!.connection.connect(lifetime.signal)));
+    const ready: McpServerConfig[] = [];
+    outcomes.forEach((o, i) => {
+      if (o.status === 'fulfilled') ready.push(servers[i]);
+      else failures.set(servers[i].name, errorMessage(o.reason));
+    });
+    return ready;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function releaseAll(leases: Map<string, Lease>, lifetime: AbortController, starting: () => Promise<void> | undefined): Promise<void> {
+  lifetime.abort();
+  await Promise.all([...leases.values()].map((l) => l.release().catch(() => undefined)));
+  await starting()?.catch(() => undefined);
+  // A lease taken while closing began (start racing close) is released too.
+  await Promise.all([...leases.values()].map((l) => l.release().catch(() => undefined)));
+}
+
+function serverStatus(server: McpServerConfig, connection: McpConnection | undefined, failure: string | undefined, entries: Map<string, Entry>, shared: boolean): McpServerStatus {
+  const error = failure ?? connection?.lastError;
+  return {
+    name: server.name,
+    state: connection?.status ?? 'idle',
+    tools: [...entries.values()].filter((e) => e.server === server).map((e) => e.spec.name),
+    shared,
+    ...(error ? { error } : {}),
+    ...(connection?.pid ? { pid: connection.pid } : {}),
+  };
 }
 
 /** The MCP keys of a backend as toolbox options (spread them into `createMcpToolbox`'s options). */

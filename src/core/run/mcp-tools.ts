@@ -6,7 +6,7 @@ import type { AgentConfig } from '../config/types';
 import type { McpSettings } from '../config/mcp';
 import type { ApprovalHandler, McpLogger } from '../mcp';
 import type { AgentToolbox } from '../engine/ports';
-import { combineToolboxes } from '../mcp/combine';
+import { combineToolboxes } from '../tools/combine';
 
 export interface McpWiring {
   /** Asked before a side-effecting tool runs; absent = such calls are denied (the model is told why). */

@@ -11,7 +11,7 @@ import { Orchestrator } from '../engine/orchestrator';
 import type { EngineAgent, RunResult } from '../engine/ports';
 import type { RetryPolicy } from '../engine/retry';
 import { applyEvent, initialRunState, type RunState } from '../engine/run-state';
-import { combineToolboxes } from '../mcp/combine';
+import { combineToolboxes } from '../tools/combine';
 import type { ExtraProviderFactory } from '../providers/factory';
 import { errorMessage } from '../util/errors';
 import { SessionSetupError } from './errors';

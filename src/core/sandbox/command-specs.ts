@@ -1,7 +1,8 @@
-// Names and model-facing descriptions of the command tools. `execute_command` is upstream MassGen's name (and
-// `timeout` its argument name, accepted as an alias); the background tools are named for what they do. The
-// descriptions state what the sandbox on this machine actually does, and the limits in force.
+// Names, model-facing descriptions and argument schemas of the command tools. `execute_command` is upstream
+// MassGen's name (and `timeout` its argument name, accepted as an alias); the background tools are named for what
+// they do. The descriptions state what the sandbox on this machine actually does, and the limits in force.
 
+import { z } from 'zod';
 import type { ToolSpec } from '../providers/types';
 import { formatBytes } from './output';
 import type { CommandLimits } from './policy';
@@ -10,6 +11,19 @@ import type { SandboxInfo } from './sandbox';
 export const EXECUTE_COMMAND = 'execute_command';
 export const COMMAND_OUTPUT = 'command_output';
 export const KILL_COMMAND = 'kill_command';
+
+// The schemas check types only: the timeout's range is policy.ts's (`resolveTimeout`), and an unknown or missing id
+// is answered with the ids that exist (background.ts). Messages leave the field's name out; the kit puts it first.
+export const EXECUTE_COMMAND_ARGS = z.object({
+  work_dir: z.undefined({ error: 'is not supported: commands start in your folder; use "cd <folder> && <command>"' }).optional(),
+  command: z.string({ error: 'must be a string with the shell command line' }),
+  background: z.boolean({ error: 'must be true or false' }).optional(),
+  timeout_seconds: z.unknown().optional(),
+  timeout: z.unknown().optional(),
+});
+export type ExecuteCommandArgs = z.output<typeof EXECUTE_COMMAND_ARGS>;
+
+export const BACKGROUND_ID_ARGS = z.object({ id: z.unknown().optional() });
 
 function isolation(sandbox: SandboxInfo, network: boolean): string {
   const net = network ? 'Network access is allowed.' : 'There is no network: downloads and installs from the internet fail, so use what is installed or already in your folder.';
@@ -23,10 +37,11 @@ function isolation(sandbox: SandboxInfo, network: boolean): string {
   }
 }
 
-export function commandToolSpecs(sandbox: SandboxInfo, network: boolean, limits: CommandLimits): ToolSpec[] {
+/** The three specs, in the order they are offered. */
+export function commandToolSpecs(sandbox: SandboxInfo, network: boolean, limits: CommandLimits): { execute: ToolSpec; output: ToolSpec; kill: ToolSpec } {
   const cut = formatBytes(limits.maxOutputBytes);
-  return [
-    {
+  return {
+    execute: {
       name: EXECUTE_COMMAND,
       description:
         'Run a shell command (/bin/sh -c) in your own copy of the project: your working folder, with the same files the file tools show. ' +
@@ -47,7 +62,7 @@ export function commandToolSpecs(sandbox: SandboxInfo, network: boolean, limits:
         additionalProperties: false,
       },
     },
-    {
+    output: {
       name: COMMAND_OUTPUT,
       description: `Read what a background command printed since the last read, and whether it is still running or how it ended (exit code). More than ${cut} since the last read is cut in the middle.`,
       parameters: {
@@ -57,7 +72,7 @@ export function commandToolSpecs(sandbox: SandboxInfo, network: boolean, limits:
         additionalProperties: false,
       },
     },
-    {
+    kill: {
       name: KILL_COMMAND,
       description: 'Stop a background command and every process it started; returns its last output.',
       parameters: {
@@ -67,5 +82,5 @@ export function commandToolSpecs(sandbox: SandboxInfo, network: boolean, limits:
         additionalProperties: false,
       },
     },
-  ];
+  };
 }

@@ -1,16 +1,18 @@
 // The command tools of one agent: execute_command (in the foreground, or in the background), command_output and
-// kill_command. Every call is answered with text the model can act on; `execute` never throws. Order of checks
-// for a command: arguments, the per-turn count, the configured patterns, the background limit, then the user's
-// approval (always without a sandbox; for every command when configured), and only then does anything run.
+// kill_command, declared through the tool kit (core/tools), which answers every call with text the model can act
+// on. Order of checks for a command: arguments (their types by the kit, then the timeout's range), the per-turn
+// count, the configured patterns, the background limit, then the user's approval (always without a sandbox; for
+// every command when configured), and only then does anything run.
 //
 // The engine passes one AbortSignal per turn to `execute`, so the turn's command count is kept per signal. A
 // foreground command ends with its turn; background commands outlive turns and end with the run: when the run's
 // signal (given to `start`) aborts, or at `close`.
 
 import type { AgentToolbox } from '../engine/ports';
-import type { ToolCall } from '../providers/types';
+import { defineToolbox, tool } from '../tools/kit';
+import { failed as fail, type ToolResult as Result } from '../tools/types';
 import { BackgroundCommands } from './background';
-import { COMMAND_OUTPUT, EXECUTE_COMMAND, KILL_COMMAND, commandToolSpecs } from './command-specs';
+import { BACKGROUND_ID_ARGS, COMMAND_OUTPUT, EXECUTE_COMMAND, EXECUTE_COMMAND_ARGS, KILL_COMMAND, commandToolSpecs, type ExecuteCommandArgs } from './command-specs';
 import { planSandbox, type SandboxPlan } from './plan';
 import { checkCommand, DEFAULT_COMMAND_LIMITS, OPEN_POLICY, resolveTimeout, type CommandLimits, type CommandPolicy } from './policy';
 import { describeEnd, resultText } from './result-text';
@@ -49,23 +51,6 @@ export interface CommandToolboxOptions {
   limits?: Partial<CommandLimits>;
   /** The environment the allow-list is read from (default process.env). */
   parentEnv?: Readonly<Record<string, string | undefined>>;
-}
-
-type Result = { ok: boolean; content: string };
-
-function fail(tool: string, message: string): Result {
-  return { ok: false, content: `${tool} failed: ${message}` };
-}
-
-function parseArgs(tool: string, raw: string | undefined): { ok: true; args: Record<string, unknown> } | { ok: false; result: Result } {
-  let args: unknown;
-  try {
-    args = raw === undefined || raw === '' ? {} : JSON.parse(raw);
-  } catch (err) {
-    return { ok: false, result: fail(tool, `the arguments are not valid JSON (${(err as Error).message}); send an object such as {"command": "npm test"}`) };
-  }
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { ok: false, result: fail(tool, 'the arguments must be a JSON object') };
-  return { ok: true, args: args as Record<string, unknown> };
 }
 
 /** Resolves with the approval, or false when `signal` aborts first or the approver fails. */
@@ -113,12 +98,9 @@ export function createCommandToolbox(options: CommandToolboxOptions): AgentToolb
     signal,
   });
 
-  async function executeCommand(args: Record<string, unknown>, signal: AbortSignal): Promise<Result> {
+  async function executeCommand(args: ExecuteCommandArgs, signal: AbortSignal): Promise<Result> {
     const tool = EXECUTE_COMMAND;
-    if (args.work_dir !== undefined) return fail(tool, 'work_dir is not supported: commands start in your folder; use "cd <folder> && <command>"');
-    if (typeof args.command !== 'string') return fail(tool, '"command" must be a string with the shell command line');
-    const command = args.command;
-    if (args.background !== undefined && typeof args.background !== 'boolean') return fail(tool, '"background" must be true or false');
+    const { command } = args;
     const inBackground = args.background === true;
     if (args.timeout_seconds !== undefined && args.timeout !== undefined && args.timeout_seconds !== args.timeout) return fail(tool, 'give "timeout_seconds" or "timeout", not both');
     const requested = args.timeout_seconds ?? args.timeout;
@@ -161,29 +143,25 @@ export function createCommandToolbox(options: CommandToolboxOptions): AgentToolb
     return { ok: end.kind === 'exited' && end.exitCode === 0, content: note + text };
   }
 
+  const specs = commandToolSpecs(options.sandbox, network, limits);
+  const calls = defineToolbox({
+    family: 'command tools',
+    tools: [
+      tool({ spec: specs.execute, args: EXECUTE_COMMAND_ARGS, run: executeCommand }),
+      tool({ spec: specs.output, args: BACKGROUND_ID_ARGS, run: ({ id }) => background.output(id) }),
+      tool({ spec: specs.kill, args: BACKGROUND_ID_ARGS, run: ({ id }) => background.kill(id) }),
+    ],
+    example: '{"command": "npm test"}',
+    cancelled: 'the turn was cancelled',
+    refusal: () => (closed || runEnd.signal.aborted ? 'the run has ended; commands can no longer run' : undefined),
+  });
+
   return {
-    tools: commandToolSpecs(options.sandbox, network, limits),
+    ...calls,
     start(signal: AbortSignal): Promise<void> {
       if (signal.aborted) runEnd.abort();
       else signal.addEventListener('abort', () => runEnd.abort(), { once: true });
       return Promise.resolve();
-    },
-    async execute(call: ToolCall, signal: AbortSignal): Promise<Result> {
-      const name = String(call?.name);
-      if (![EXECUTE_COMMAND, COMMAND_OUTPUT, KILL_COMMAND].includes(name)) return { ok: false, content: `unknown tool "${name}"; the command tools are ${EXECUTE_COMMAND}, ${COMMAND_OUTPUT}, ${KILL_COMMAND}` };
-      if (closed || runEnd.signal.aborted) return fail(name, 'the run has ended; commands can no longer run');
-      if (signal?.aborted) return fail(name, 'the turn was cancelled');
-      const parsed = parseArgs(name, call.arguments);
-      if (!parsed.ok) return parsed.result;
-      const { args } = parsed;
-      try {
-        if (name === EXECUTE_COMMAND) return await executeCommand(args, signal);
-        if (name === COMMAND_OUTPUT) return background.output(args.id);
-        return await background.kill(args.id);
-      } catch (err) {
-        // Unexpected failures still come back as a tool result.
-        return fail(name, `an unexpected error occurred (${(err as Error).message})`);
-      }
     },
     async close(): Promise<void> {
       closed = true;

@@ -3,14 +3,16 @@
 // scratch folders) and a workspace run (own folder = the agent's copy of the project, peers/agentK/ = agentK's
 // current answer snapshot, context/<name>/ = read-only reference folders). virtual-paths.ts maps the paths the
 // model gives onto those trees, so the handlers (list_directory and search_files have files of their own) do not
-// care which tree they read. Every failure comes back as `{ ok: false, content }` with a message the model can act
-// on: `execute` never throws. Messages show only virtual paths, never host paths.
+// care which tree they read. The tools are declared through the tool kit (core/tools): every failure comes back as
+// `{ ok: false, content }` with a message the model can act on. Messages show only virtual paths, never host paths.
 
 import { constants } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { z } from 'zod';
 import type { AgentToolbox } from '../engine/ports';
-import type { ToolCall } from '../providers/types';
+import { defineToolbox, tool } from '../tools/kit';
+import { failed as fail, type ToolResult as Result } from '../tools/types';
 import { checkPathSyntax, isNoAccessName, resolveInRoot } from './path-guard';
 import { folderTree, snapshotTree, type ReadableTree } from './readable-tree';
 import { listTool } from './list-directory';
@@ -19,11 +21,16 @@ import { searchTool } from './search-files';
 import {
   DEFAULT_FILE_TOOL_LIMITS,
   EDIT_FILE,
+  EDIT_FILE_ARGS,
   fileToolSpecs,
   LIST_DIRECTORY,
+  LIST_DIRECTORY_ARGS,
   READ_FILE,
+  READ_FILE_ARGS,
   SEARCH_FILES,
+  SEARCH_FILES_ARGS,
   WRITE_FILE,
+  WRITE_FILE_ARGS,
   type FileToolLimits,
 } from './tool-specs';
 import type { TreeEntry, TreeView } from './types';
@@ -54,7 +61,6 @@ export interface WorkspaceFolders {
   context?: readonly ContextFolder[];
 }
 
-type Result = { ok: boolean; content: string };
 type ScratchView = Pick<Scratch, 'labels' | 'folderOf'>;
 interface Ctx {
   layout: Layout;
@@ -62,11 +68,8 @@ interface Ctx {
   ownFolder: string;
   lim: FileToolLimits;
 }
-type Handler = (ctx: Ctx, args: Record<string, unknown>, signal: AbortSignal) => Promise<Result>;
-
-function fail(tool: string, message: string): Result {
-  return { ok: false, content: `${tool} failed: ${message}` };
-}
+/** One tool's work, with the arguments its schema (tool-specs.ts) validated. */
+type Handler<S extends z.ZodType> = (ctx: Ctx, args: z.output<S>, signal: AbortSignal) => Promise<Result>;
 
 function describeFsError(err: unknown, shown: string): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -151,9 +154,8 @@ async function loadText(tool: string, tree: ReadableTree, inner: string, shown: 
   return { ok: true, text };
 }
 
-const readFile: Handler = async ({ layout, lim }, args) => {
-  const startLine = args.start_line === undefined ? 1 : args.start_line;
-  if (typeof startLine !== 'number' || !Number.isInteger(startLine) || startLine < 1) return fail(READ_FILE, 'start_line must be a whole number ≥ 1');
+const readFile: Handler<typeof READ_FILE_ARGS> = async ({ layout, lim }, args) => {
+  const startLine = args.start_line ?? 1;
   const place = routeFile(layout, args.path);
   if (!place.ok) return fail(READ_FILE, place.reason);
   const shown = place.shown(place.inner);
@@ -179,8 +181,7 @@ const readFile: Handler = async ({ layout, lim }, args) => {
   return { ok: true, content: shownPart + note };
 };
 
-const writeFile: Handler = async ({ layout, ownFolder, lim }, args) => {
-  if (typeof args.content !== 'string') return fail(WRITE_FILE, '"content" must be a string with the complete file content');
+const writeFile: Handler<typeof WRITE_FILE_ARGS> = async ({ layout, ownFolder, lim }, args) => {
   const place = routeWrite(layout, args.path);
   if (!place.ok) return fail(WRITE_FILE, place.reason);
   const bytes = Buffer.byteLength(args.content, 'utf8');
@@ -203,7 +204,7 @@ const writeFile: Handler = async ({ layout, ownFolder, lim }, args) => {
 // Upstream's edit_file calls them old_string/new_string; models trained on it may send those names.
 const EDIT_ALIASES = [['old_text', 'old_string'], ['new_text', 'new_string']] as const;
 
-const editFile: Handler = async ({ layout, ownFolder, lim }, args) => {
+const editFile: Handler<typeof EDIT_FILE_ARGS> = async ({ layout, ownFolder, lim }, args) => {
   for (const [name, alias] of EDIT_ALIASES) {
     if (args[name] !== undefined && args[alias] !== undefined && args[name] !== args[alias]) return fail(EDIT_FILE, `give "${name}" or "${alias}", not both`);
   }
@@ -242,50 +243,34 @@ const editFile: Handler = async ({ layout, ownFolder, lim }, args) => {
   return { ok: true, content: `Edited ${shown}: replaced 1 occurrence starting on line ${lineNumberAt(text, found[0])}.` };
 };
 
-const listDirectory: Handler = async ({ layout, lim }, args) => {
+const listDirectory: Handler<typeof LIST_DIRECTORY_ARGS> = async ({ layout, lim }, args) => {
   const r = await listTool(layout, lim, args);
   return r.ok ? r : fail(LIST_DIRECTORY, r.reason);
 };
 
-const searchFiles: Handler = async ({ layout, lim }, args, signal) => {
+const searchFiles: Handler<typeof SEARCH_FILES_ARGS> = async ({ layout, lim }, args, signal) => {
   const r = await searchTool(layout, lim, args, signal);
   return r.ok ? r : fail(SEARCH_FILES, r.reason);
 };
 
-const HANDLERS: Record<string, Handler> = {
-  [READ_FILE]: readFile,
-  [WRITE_FILE]: writeFile,
-  [LIST_DIRECTORY]: listDirectory,
-  [EDIT_FILE]: editFile,
-  [SEARCH_FILES]: searchFiles,
-};
-
 function toolbox(ctx: Ctx): AgentToolbox {
-  const tools = fileToolSpecs(ctx.lim, { livePeers: ctx.layout.peers.live, contextNames: [...ctx.layout.context.keys()] });
-  return {
-    tools,
-    async execute(call: ToolCall, signal: AbortSignal): Promise<Result> {
-      const name = String(call?.name);
-      const handler = Object.hasOwn(HANDLERS, name) ? HANDLERS[name] : undefined;
-      if (!handler) return { ok: false, content: `unknown tool "${name}"; the file tools are ${Object.keys(HANDLERS).join(', ')}` };
-      if (signal?.aborted) return fail(name, 'the run was cancelled');
-      let args: unknown;
-      try {
-        args = call.arguments === undefined || call.arguments === '' ? {} : JSON.parse(call.arguments);
-      } catch (err) {
-        return fail(name, `the arguments are not valid JSON (${(err as Error).message}); send an object such as {"path": "src/index.ts"}`);
-      }
-      if (args === null || typeof args !== 'object' || Array.isArray(args)) return fail(name, 'the arguments must be a JSON object');
-      try {
-        return await handler(ctx, args as Record<string, unknown>, signal);
-      } catch (err) {
-        // Unexpected failures still come back as a tool result, without host paths.
-        const rawPath = (args as Record<string, unknown>).path;
-        const shown = typeof rawPath === 'string' ? rawPath.slice(0, 200) : '(path)';
-        return fail(name, describeFsError(err, shown));
-      }
+  const specs = fileToolSpecs(ctx.lim, { livePeers: ctx.layout.peers.live, contextNames: [...ctx.layout.context.keys()] });
+  return defineToolbox({
+    family: 'file tools',
+    tools: [
+      tool({ spec: specs.read, args: READ_FILE_ARGS, run: (args, signal) => readFile(ctx, args, signal) }),
+      tool({ spec: specs.write, args: WRITE_FILE_ARGS, run: (args, signal) => writeFile(ctx, args, signal) }),
+      tool({ spec: specs.list, args: LIST_DIRECTORY_ARGS, run: (args, signal) => listDirectory(ctx, args, signal) }),
+      tool({ spec: specs.edit, args: EDIT_FILE_ARGS, run: (args, signal) => editFile(ctx, args, signal) }),
+      tool({ spec: specs.search, args: SEARCH_FILES_ARGS, run: (args, signal) => searchFiles(ctx, args, signal) }),
+    ],
+    example: '{"path": "src/index.ts"}',
+    // Unexpected failures are the file system's, worded for the path the model gave (never the host path).
+    describeError: (err, args) => {
+      const { path: given } = args as { path?: string };
+      return describeFsError(err, given === undefined ? '(path)' : given.slice(0, 200));
     },
-  };
+  });
 }
 
 /**

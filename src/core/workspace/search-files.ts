@@ -1,6 +1,6 @@
 // search_files: a regular-expression search over one tree (the own folder, a peer's answer, a reference folder),
 // run by the tree's backend (git grep), so it honours .gitignore and is fast on large trees. This file checks the
-// model's arguments, which are hostile until proven otherwise, and renders matches with virtual paths, capped.
+// model's arguments (typed by the tool kit), which are hostile until proven otherwise, and renders matches with virtual paths, capped.
 
 import { isNoAccessName } from './path-guard';
 import { PEERS_PREFIX } from './scratch';
@@ -15,10 +15,12 @@ const MAX_GLOB_CHARS = 500;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
-function parseSearchArgs(args: Record<string, unknown>): { ok: true; pattern: string; glob?: string } | Refusal {
+/** search_files' arguments once the kit has checked their types (SEARCH_FILES_ARGS): pattern is a non-empty string. */
+type SearchArgs = { pattern: string; path?: string; glob?: unknown };
+
+function parseSearchArgs(args: SearchArgs): { ok: true; pattern: string; glob?: string } | Refusal {
   const { pattern, glob } = args;
   const refuse = (reason: string): Refusal => ({ ok: false, reason });
-  if (typeof pattern !== 'string' || pattern === '') return refuse('"pattern" must be a non-empty string: a regular expression such as "TODO|FIXME"');
   if (pattern.length > MAX_PATTERN_CHARS) return refuse(`the pattern is ${pattern.length} characters long; the limit is ${MAX_PATTERN_CHARS}. Search for a shorter, distinctive part`);
   if (CONTROL_CHARS.test(pattern)) return refuse('the pattern contains a line break or another control character; lines are matched one at a time, so search for one line (write "\\t" for a tab)');
   if (glob === undefined) return { ok: true, pattern };
@@ -31,7 +33,7 @@ function parseSearchArgs(args: Record<string, unknown>): { ok: true; pattern: st
 }
 
 /** Runs one search_files call; the caller turns a refusal into the tool's failure result. */
-export async function searchTool(layout: Layout, lim: FileToolLimits, args: Record<string, unknown>, signal: AbortSignal): Promise<SearchOutcome> {
+export async function searchTool(layout: Layout, lim: FileToolLimits, args: SearchArgs, signal: AbortSignal): Promise<SearchOutcome> {
   const parsed = parseSearchArgs(args);
   if (!parsed.ok) return parsed;
   const { pattern, glob } = parsed;

@@ -1,7 +1,8 @@
-// Names, limits and model-facing descriptions of the file tools. Names and argument names are upstream MassGen's,
-// so models trained on its tools call them without guessing. The wording about peers/ and context/ depends on the
-// run: live folders in a chat /edit, each agent's current answer in a workspace run.
+// Names, limits, model-facing descriptions and argument schemas of the file tools. Names and argument names are
+// upstream MassGen's, so models trained on its tools call them without guessing. The wording about peers/ and
+// context/ depends on the run: live folders in a chat /edit, each agent's current answer in a workspace run.
 
+import { z } from 'zod';
 import type { ToolSpec } from '../providers/types';
 import { PEERS_PREFIX } from './scratch';
 
@@ -41,6 +42,24 @@ export const DEFAULT_FILE_TOOL_LIMITS: FileToolLimits = {
   searchTimeoutMs: 10_000,
 };
 
+// The schemas check types; what a path may name is path-guard.ts's and virtual-paths.ts's to say (a missing path
+// means "."), and the search's pattern rules are search-files.ts's. Messages leave the field's name out; the kit
+// puts it first.
+const PATH = z.string({ error: 'must be a string, e.g. "src/index.ts"' }).optional();
+const TEXT = z.string({ error: 'must be a string' }).optional();
+const START_LINE = 'must be a whole number ≥ 1';
+
+export const READ_FILE_ARGS = z.object({ path: PATH, start_line: z.int({ error: START_LINE }).min(1, { error: START_LINE }).optional() });
+export const WRITE_FILE_ARGS = z.object({ path: PATH, content: z.string({ error: 'must be a string with the complete file content' }) });
+export const LIST_DIRECTORY_ARGS = z.object({ path: PATH });
+/** old_string and new_string are upstream's names, which models trained on it may send. */
+export const EDIT_FILE_ARGS = z.object({ path: PATH, old_text: TEXT, new_text: TEXT, old_string: TEXT, new_string: TEXT });
+export const SEARCH_FILES_ARGS = z.object({
+  pattern: z.string({ error: 'must be a non-empty string: a regular expression such as "TODO|FIXME"' }).min(1, { error: 'must be a non-empty string: a regular expression such as "TODO|FIXME"' }),
+  path: PATH,
+  glob: z.unknown().optional(),
+});
+
 /** What the descriptions say about the virtual folders. */
 export interface SpecLayout {
   /** peers/ shows live folders (chat /edit) rather than each agent's current answer (workspace runs). */
@@ -59,14 +78,15 @@ function pathHelp(layout: SpecLayout): string {
   return `Paths are relative to your own working folder (e.g. "src/index.ts"; use forward slashes). ${peers}${context}`;
 }
 
-export function fileToolSpecs(limits: FileToolLimits, layout: SpecLayout): ToolSpec[] {
+/** The five specs, in the order they are offered. */
+export function fileToolSpecs(limits: FileToolLimits, layout: SpecLayout): Record<'read' | 'write' | 'list' | 'edit' | 'search', ToolSpec> {
   const help = pathHelp(layout);
   const withContext = layout.contextNames.length > 0;
   const readOnly = withContext ? `"${PEERS_PREFIX}/" or "${CONTEXT_PREFIX}/"` : `"${PEERS_PREFIX}/"`;
   const trees = withContext ? `your folder, ${PEERS_PREFIX}/agentK or ${CONTEXT_PREFIX}/<name>` : `your folder or ${PEERS_PREFIX}/agentK`;
   const pathProp = (what: string) => ({ type: 'string', description: `${what}. ${help}` });
-  return [
-    {
+  return {
+    read: {
       name: READ_FILE,
       description:
         `Read a UTF-8 text file and return its exact content. ${help} Output longer than ${limits.maxReadChars} characters ` +
@@ -81,7 +101,7 @@ export function fileToolSpecs(limits: FileToolLimits, layout: SpecLayout): ToolS
         additionalProperties: false,
       },
     },
-    {
+    write: {
       name: WRITE_FILE,
       description:
         `Create or overwrite a text file in your own folder with the given content (parent folders are created). ` +
@@ -97,7 +117,7 @@ export function fileToolSpecs(limits: FileToolLimits, layout: SpecLayout): ToolS
         additionalProperties: false,
       },
     },
-    {
+    list: {
       name: LIST_DIRECTORY,
       description:
         `List one folder (not recursive): folders end with "/", files show their size in bytes. ${help} ` +
@@ -110,7 +130,7 @@ export function fileToolSpecs(limits: FileToolLimits, layout: SpecLayout): ToolS
         additionalProperties: false,
       },
     },
-    {
+    edit: {
       name: EDIT_FILE,
       description:
         `Replace one exact occurrence of old_text with new_text in a text file in your own folder. old_text must match the ` +
@@ -127,7 +147,7 @@ export function fileToolSpecs(limits: FileToolLimits, layout: SpecLayout): ToolS
         additionalProperties: false,
       },
     },
-    {
+    search: {
       name: SEARCH_FILES,
       description:
         `Search file contents line by line with a regular expression (PCRE-like, e.g. "function\\s+load" or "TODO|FIXME"); ` +
@@ -150,5 +170,5 @@ export function fileToolSpecs(limits: FileToolLimits, layout: SpecLayout): ToolS
         additionalProperties: false,
       },
     },
-  ];
+  };
 }

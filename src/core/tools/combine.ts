@@ -2,19 +2,18 @@
 // name clash), calls routed to the toolbox that offers the name, start and close fanned out. A start failure in one
 // toolbox does not stop the others; the failures are joined into one error, as the engine reports it.
 
-import type { AgentToolbox } from '../engine/ports';
-import type { ToolCall, ToolSpec } from '../providers/types';
+import type { ToolCall, ToolResult, ToolSpec, Toolbox } from './types';
 
-export interface CombinedToolbox extends AgentToolbox {
-  readonly members: readonly AgentToolbox[];
+export interface CombinedToolbox extends Toolbox {
+  readonly members: readonly Toolbox[];
   start(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
   /** Forwards planning mode's switch to every member that has one. */
   setPlanningMode(active: boolean): void;
 }
 
-export function combineToolboxes(...toolboxes: (AgentToolbox | undefined | null)[]): CombinedToolbox {
-  const members = toolboxes.filter((t): t is AgentToolbox => Boolean(t));
+export function combineToolboxes(...toolboxes: (Toolbox | undefined | null)[]): CombinedToolbox {
+  const members = toolboxes.filter((t): t is Toolbox => Boolean(t));
   const owner = (name: string) => members.find((m) => m.tools.some((t) => t.name === name));
   return {
     members,
@@ -35,7 +34,7 @@ export function combineToolboxes(...toolboxes: (AgentToolbox | undefined | null)
       const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason instanceof Error ? o.reason.message : String(o.reason)] : []));
       if (errors.length) throw new Error(errors.join('; '));
     },
-    async execute(call: ToolCall, signal: AbortSignal): Promise<{ ok: boolean; content: string }> {
+    async execute(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
       const m = owner(String(call?.name));
       if (!m) return { ok: false, content: `unknown tool "${String(call?.name)}"; the available tools are ${this.tools.map((t) => t.name).join(', ') || '(none)'}` };
       return m.execute(call, signal);
