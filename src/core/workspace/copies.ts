@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
+import { isInside } from '../util/paths';
 import type { AnswerChange } from '../engine/events';
 import { appendExcludes, buildFolderBaseline, buildRepoBaseline, type Baseline } from './baseline';
 import { literalExcludeLine } from './exclude-patterns';
@@ -61,11 +62,6 @@ function validate(options: WorkspaceCopiesOptions): void {
     if (seen.has(key)) throw new Error(`duplicate agent label ${JSON.stringify(label)}`);
     seen.add(key);
   }
-}
-
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
 function errCode(err: unknown): string | undefined {

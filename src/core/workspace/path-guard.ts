@@ -19,6 +19,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { isInside } from '../util/paths';
 
 /** Longest path accepted, in characters. */
 export const MAX_PATH_CHARS = 1024;
@@ -144,11 +145,6 @@ export type GuardResult =
 
 export interface GuardOptions extends SyntaxOptions {
   access: 'read' | 'write';
-}
-
-function isInside(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 function errCode(err: unknown): string {
