@@ -153,8 +153,9 @@ function errCode(err: unknown): string {
 
 /**
  * Resolves a model-given path against `root` and checks it, failing closed. The root itself must exist.
- * Time-of-check/time-of-use: callers should open the returned `absolute` with O_NOFOLLOW where available;
- * agents have no tool that creates links, so only an outside process could race the check.
+ * Time-of-check/time-of-use: agents run commands in the same folder, and a command can swap any folder on the path
+ * for a symlink after this check. So the returned `absolute` is only ever opened through safe-fs.ts, which walks it
+ * again name by name with no link allowed and checks what it opened.
  */
 export async function resolveInRoot(root: string, input: unknown, options: GuardOptions): Promise<GuardResult> {
   const syntax = checkPathSyntax(input, options);
