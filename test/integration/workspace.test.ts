@@ -102,7 +102,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     assert.deepEqual(status.workspace.answers['agent1.1'], [{ path: 'src/add.js', status: 'modified', added: 1, removed: 1 }]);
     assert.deepEqual(status.workspace.answers['agent2.1'], []);
     assert.equal(status.workspace.kind, 'git');
-    const copies = join(tmp, 'massgen-workspaces');
+    const copies = join(tmp, `massgen-${process.getuid?.()}`, 'workspaces');
     assert.ok(existsSync(copies), 'the copies were made under the temp folder');
     assert.deepEqual(readdirSync(copies), [], 'no copy, worktree or shadow repository is left behind');
   });

@@ -93,7 +93,7 @@ async function realFolder(source: string): Promise<string> {
 async function makeRunDir(baseDir: string, runId: string, outside: readonly string[]): Promise<string> {
   const base = path.resolve(baseDir);
   try {
-    await mkdir(base, { recursive: true });
+    await mkdir(base, { recursive: true, mode: 0o700 }); // the copies hold the user's files: theirs to read only
   } catch (err) {
     throw runFolderError(base, err);
   }
@@ -103,7 +103,7 @@ async function makeRunDir(baseDir: string, runId: string, outside: readonly stri
   }
   const runDir = path.join(realBase, runId);
   try {
-    await mkdir(runDir);
+    await mkdir(runDir, { mode: 0o700 });
   } catch (err) {
     if (errCode(err) === 'EEXIST') throw new Error(`a run folder named ${JSON.stringify(runId)} already exists in ${realBase}; use a new run id`);
     throw runFolderError(realBase, err);
