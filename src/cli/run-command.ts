@@ -2,7 +2,6 @@
 // directory and status.json), show its events as progress on stderr, print the answer, apply the winner's change
 // when asked, and map the ending to upstream's exit codes.
 
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checksFromCommands, verificationOf } from '../core/config/checks';
 import { discoverConfig } from '../core/config/discover';
@@ -21,6 +20,7 @@ import { backendPricing } from '../core/usage/cost';
 import { estimateRun, type RunEstimate } from '../core/usage/estimate';
 import { errorMessage } from '../core/util/errors';
 import { applyPatch } from '../core/workspace/apply';
+import { privateRunBase } from '../core/workspace/run-base';
 import type { CliCommand } from './args';
 import { NOTES_HELP, readNotes } from './notes';
 import { ProgressPrinter } from './progress';
@@ -97,6 +97,13 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     throw err;
   }
 
+  let baseDir: string | undefined;
+  try {
+    baseDir = plan ? await privateRunBase() : undefined;
+  } catch (err) {
+    return fail(io, EXIT.execution, errorMessage(err));
+  }
+
   const logDir = cmd.logDir ? resolve(io.cwd, cmd.logDir) : newLogDir(join(io.cwd, '.massgen', 'logs'));
   const progress = cmd.automation ? undefined : new ProgressPrinter(io.stderr);
   const warn = (message: string) => {
@@ -109,7 +116,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
     record: { logDir, statusFiles: cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [], onWarning: warn },
     mcp: { approve: toolApprover(cmd, io, progress), processEnv: io.env },
     commands: { everyAgent: cmd.allowCommands, network: cmd.allowNetwork, approve: commandApprover(cmd, io, progress) },
-    files: plan ? { kind: 'workspace', source: plan.source, baseDir: join(tmpdir(), 'massgen-workspaces'), references: plan.references } : undefined,
+    files: plan && baseDir ? { kind: 'workspace', source: plan.source, baseDir, references: plan.references } : undefined,
     continues,
     checks: { approveUnsandboxed: async () => cmd.approveTools },
     onListenerError: (err) => warn(errorMessage(err)),

@@ -92,7 +92,7 @@ describe('checks through the CLI (subprocess, real git, real sandbox)', function
     const finished = readJsonl(join(logDir, 'events.jsonl')).filter((e) => e.type === 'check_finished');
     assert.equal(finished.length, 3);
     assert.match(readFileSync(join(logDir, 'final', 'b', 'changes.patch'), 'utf8'), /^\+exports\.add = \(a, b\) => a \+ b;$/m);
-    assert.deepEqual(readdirSync(join(tmp, 'massgen-workspaces')), [], 'no copy or checkout is left behind');
+    assert.deepEqual(readdirSync(join(tmp, `massgen-${process.getuid?.()}`, 'workspaces')), [], 'no copy or checkout is left behind');
   });
 
   it('inform: the results are shown and reported, the votes decide', async () => {

@@ -226,7 +226,7 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     assert.match(text, /```diff\n[\s\S]*\+exports\.add = \(a, b\) => a \+ b;/);
     assert.equal(readFileSync(join(repo, 'add.js'), 'utf8'), 'exports.add = (a, b) => a - b;\n', 'the folder is not changed');
     assert.equal(git(repo, 'status', '--porcelain'), '');
-    assert.deepEqual(readdirSync(join(tmp, 'massgen-workspaces')), [], 'no copy or checkout is left');
+    assert.deepEqual(readdirSync(join(tmp, `massgen-${process.getuid?.()}`, 'workspaces')), [], 'no copy or checkout is left');
   });
 
   it('tools that need approval are refused (the notes say how to allow them) and run under --approve-tools', async () => {
@@ -305,7 +305,7 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     await until(() => server!.chatRequests().length >= 2, 15_000, 'both agents requesting');
     const children = descendants(pid);
     assert.ok(children.length >= 2, `the agents' MCP servers run under the server: ${children.join(', ')}`);
-    assert.ok(readdirSync(join(tmp, 'massgen-workspaces')).length > 0, 'the agents have copies');
+    assert.ok(readdirSync(join(tmp, `massgen-${process.getuid?.()}`, 'workspaces')).length > 0, 'the agents have copies');
     const started = Date.now();
     await conn.client.close();
     conn = undefined;
@@ -313,6 +313,6 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     assert.ok(Date.now() - started < 2000, 'it exits on stdin close, before the client would send SIGTERM');
     for (const child of children) assert.equal(alive(child), false, `process ${child} is gone`);
     assert.equal(await server.chatRequests()[0].outcome, 'client_closed');
-    assert.deepEqual(readdirSync(join(tmp, 'massgen-workspaces')), [], 'no copy is left');
+    assert.deepEqual(readdirSync(join(tmp, `massgen-${process.getuid?.()}`, 'workspaces')), [], 'no copy is left');
   });
 });

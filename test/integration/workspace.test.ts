@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCli, runCli, type CliRun } from '../helpers/cli';
@@ -102,7 +102,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     assert.deepEqual(status.workspace.answers['agent1.1'], [{ path: 'src/add.js', status: 'modified', added: 1, removed: 1 }]);
     assert.deepEqual(status.workspace.answers['agent2.1'], []);
     assert.equal(status.workspace.kind, 'git');
-    const copies = join(tmp, 'massgen-workspaces');
+    const copies = join(tmp, `massgen-${process.getuid?.()}`, 'workspaces');
     assert.ok(existsSync(copies), 'the copies were made under the temp folder');
     assert.deepEqual(readdirSync(copies), [], 'no copy, worktree or shadow repository is left behind');
   });
@@ -120,6 +120,21 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     assert.deepEqual(readFileSync(join(repo, '.git', 'index')), indexBefore, 'the index is not touched');
     assert.equal(git(repo, 'status', '--porcelain'), ' M README.md\n M src/add.js\n?? notes.txt\n');
     assert.equal(execFileSync(process.execPath, ['test.js'], { cwd: repo, encoding: 'utf8' }), 'ok\n');
+  });
+
+  it('refuses to keep copies in a run folder others can write to (made in advance by another user), touching nothing', async function () {
+    if (process.platform === 'win32') this.skip();
+    const repo = makeRepo('repo-shared-tmp');
+    const tmp = mkdtempSync(join(work, 'tmp-'));
+    const planted = join(tmp, `massgen-${process.getuid?.()}`);
+    mkdirSync(planted);
+    chmodSync(planted, 0o777);
+    const before = fingerprint(repo);
+    const r = await run(['run', '--config', team('http://127.0.0.1:9/v1'), '--workspace', repo, 'Fix add()'], work, tmp);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /refusing to keep the agents' working copies in .*: others can write to it \(mode 777\)/);
+    assert.deepEqual(readdirSync(planted), [], 'nothing was put in it');
+    assert.equal(fingerprint(repo), before);
   });
 
   it('--apply refuses, touching nothing, when the user changed the same lines during the run', async () => {

@@ -19,6 +19,7 @@ import { planWorkspace } from '../../core/run/workspace-plan';
 import { newLogDir } from '../../core/status/run-log';
 import { describeEvent } from '../../core/status/describe';
 import { errorMessage } from '../../core/util/errors';
+import { privateRunBase } from '../../core/workspace/run-base';
 import { runOutput, runText } from './run-result';
 import type { RunInput } from './schemas';
 
@@ -102,6 +103,12 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
   const mode = verificationOf(config.orchestrator);
   if (!plan && mode !== 'off') notes.push('The config\'s checks were not run: they check the agents\' changes, so they need a workspace.');
   let checksNotRun: string | undefined;
+  let baseDir: string | undefined;
+  try {
+    baseDir = plan ? await privateRunBase() : undefined;
+  } catch (err) {
+    return toolError(errorMessage(err));
+  }
 
   const logDir = openLogDir(ctx, notes);
   const denied = new Set<string>();
@@ -116,7 +123,7 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
     record: { logDir, onWarning: (message) => ctx.log(`warning: ${message}`) },
     mcp: { approve: async (request) => ctx.approveTools || deny(`${request.agentId}'s ${request.toolName}`), processEnv: ctx.env },
     commands: { everyAgent: false, network: false, approve: async () => ctx.approveTools || deny('a command (no sandbox on this machine)') },
-    files: plan ? { kind: 'workspace', source: plan.source, baseDir: join(tmpdir(), 'massgen-workspaces'), references: plan.references } : undefined,
+    files: plan && baseDir ? { kind: 'workspace', source: plan.source, baseDir, references: plan.references } : undefined,
     checks: {
       approveUnsandboxed: async ({ sandbox }) => {
         if (!ctx.approveTools) checksNotRun = `${sandbox}, and checks run unsandboxed only under \`massgen mcp --approve-tools\``;

@@ -9,11 +9,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { ReadBuffer, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const isWindows = process.platform === 'win32';
+const STDIO_MAX_MESSAGE_MIB = STDIO_DEFAULT_MAX_BUFFER_SIZE / (1024 * 1024);
 
 /** Variables a stdio server inherits from our environment when the config does not set them. */
 export const BASE_ENV_VARS: readonly string[] = isWindows
@@ -124,6 +125,8 @@ export class ProcessGroupStdioTransport implements Transport {
   private exited: Promise<void> | undefined;
   private closed = false;
   private stderrTail = '';
+  /** Why this side closed the server, for `exitStatus`; undefined when it ended on its own or on `close`. */
+  private dropReason: string | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -177,14 +180,25 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.once('close', (code, signal) => {
         live.delete(child);
-        this.exitStatus = signal ? `killed by ${signal}` : `exit code ${code}`;
+        const status = signal ? `killed by ${signal}` : `exit code ${code}`;
+        this.exitStatus = this.dropReason ? `closed because ${this.dropReason}; ${status}` : status;
         // Anything the server left running in its group goes too (a no-op when the group is already empty).
         killTree(child, 'SIGKILL');
         if (spawned) this.onclose?.();
       });
       child.stdin?.on('error', (err) => this.onerror?.(err));
       child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
+        if (this.closed) return; // what a server dropped for an oversized message still says is not read
+        try {
+          this.buffer.append(chunk);
+        } catch (err) {
+          // The SDK's ReadBuffer throws past 10 MiB without a line end. Thrown from this handler it would be an
+          // uncaught exception that ends the whole process: drop the server instead, as the SDK's own transport does.
+          this.dropReason = `it wrote a message larger than the ${STDIO_MAX_MESSAGE_MIB} MiB limit`;
+          this.onerror?.(new Error(`the MCP server "${this.params.command}" was closed: ${this.dropReason} (${(err as Error).message})`));
+          void this.close();
+          return;
+        }
         for (;;) {
           let message: JSONRPCMessage | null;
           try {

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
-import { hiddenRoots, isInside, planSandbox, type HostFacts } from './plan';
+import { isInside } from '../util/paths';
+import { hiddenRoots, planSandbox, type HostFacts } from './plan';
 
 /** A host described by its directories, symlinks and executables. */
 function fakeHost(over: Partial<HostFacts> & { dirs: string[]; links?: Record<string, string>; executables?: string[] }): HostFacts {
   const links = over.links ?? {};
   const resolve = (p: string): string => {
-    for (const [from, to] of Object.entries(links)) if (isInside(p, from)) return resolve(to + p.slice(from.length));
+    for (const [from, to] of Object.entries(links)) if (isInside(from, p)) return resolve(to + p.slice(from.length));
     return p;
   };
-  const exists = (p: string) => over.dirs.some((d) => isInside(d, p)) || (over.executables ?? []).includes(p);
+  const exists = (p: string) => over.dirs.some((d) => isInside(p, d)) || (over.executables ?? []).includes(p);
   return {
     platform: 'linux',
     homedir: '/home/ann',
@@ -16,7 +17,7 @@ function fakeHost(over: Partial<HostFacts> & { dirs: string[]; links?: Record<st
     pathValue: '/usr/bin:/bin',
     execPath: '/usr/bin/node',
     realpath: (p) => (exists(resolve(p)) ? resolve(p) : null),
-    isDirectory: (p) => over.dirs.some((d) => isInside(d, resolve(p))),
+    isDirectory: (p) => over.dirs.some((d) => isInside(resolve(p), d)),
     isExecutable: (p) => (over.executables ?? []).includes(resolve(p)),
     ...over,
   };
@@ -60,7 +61,7 @@ describe('sandbox plan: planSandbox', () => {
       { source: '/run/systemd/resolve/stub-resolv.conf', dest: '/run/systemd/resolve/stub-resolv.conf' },
     ]);
     assert.deepEqual(r.plan.appendPath, ['/home/ann/.nvm/versions/node/v20.11.0/bin']);
-    assert.ok(!r.plan.exposures.some((e) => isInside('/home/ann/work/run/agent2', e.source)), 'another agent\'s copy stays hidden');
+    assert.ok(!r.plan.exposures.some((e) => isInside(e.source, '/home/ann/work/run/agent2')), 'another agent\'s copy stays hidden');
   });
 
   it('a Node installation deep in a home folder is shown whole (npm lives in its lib folder)', () => {

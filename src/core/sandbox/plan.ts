@@ -11,6 +11,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isInside } from '../util/paths';
 import type { SandboxKind } from './sandbox';
 
 /** A host path shown read-only inside the sandbox at `dest` (the same path, or the symlink that led to it). */
@@ -86,11 +87,6 @@ const MACOS_HIDDEN = ['/Users', '/Volumes'];
 /** Never hidden, and a copy may not contain them: hiding or writing them would break or expose the system. */
 const SYSTEM = ['/usr', '/bin', '/sbin', '/etc', '/lib', '/lib64', '/opt', '/nix', '/proc', '/dev', '/sys', '/System', '/Library', '/Applications', '/private/etc', '/private/var/db'];
 
-/** Whether `p` is `root` or inside it (both absolute and normalised). */
-export function isInside(p: string, root: string): boolean {
-  return p === root || p.startsWith(root === '/' ? '/' : `${root}/`);
-}
-
 /** The roots to hide on this platform: real directories, none nested in another, never a system folder. */
 export function hiddenRoots(kind: SandboxKind, facts: HostFacts): string[] {
   const candidates = kind === 'bubblewrap' ? [...LINUX_HIDDEN, facts.homedir, facts.tmpdir] : kind === 'sandbox-exec' ? [...MACOS_HIDDEN, facts.homedir] : [];
@@ -98,17 +94,17 @@ export function hiddenRoots(kind: SandboxKind, facts: HostFacts): string[] {
   for (const candidate of candidates) {
     const real = facts.realpath(candidate);
     if (!real || !facts.isDirectory(real)) continue;
-    if (SYSTEM.some((s) => isInside(s, real))) continue; // "/" or an ancestor of the system (a home of "/")
+    if (SYSTEM.some((s) => isInside(real, s))) continue; // "/" or an ancestor of the system (a home of "/")
     if (!roots.includes(real)) roots.push(real);
   }
-  return roots.filter((r) => !roots.some((other) => other !== r && isInside(r, other))).sort();
+  return roots.filter((r) => !roots.some((other) => other !== r && isInside(other, r))).sort();
 }
 
 /** Read-only exposures for a path the host needs inside: its real path, and the path itself when that differs. */
 function exposuresFor(given: string, hidden: readonly string[], facts: HostFacts): Exposure[] {
   const real = facts.realpath(given);
   if (!real) return [];
-  const inHidden = (p: string) => hidden.some((h) => isInside(p, h));
+  const inHidden = (p: string) => hidden.some((h) => isInside(h, p));
   const found: Exposure[] = [];
   if (inHidden(real)) found.push({ source: real, dest: real });
   const dest = path.resolve(given);
@@ -118,7 +114,7 @@ function exposuresFor(given: string, hidden: readonly string[], facts: HostFacts
 
 /** Whether exposing `p` would show a whole hidden root, a home folder, or one of their ancestors. */
 function tooWide(p: string, hidden: readonly string[], facts: HostFacts): boolean {
-  return [...hidden, facts.homedir].some((h) => isInside(h, p));
+  return [...hidden, facts.homedir].some((h) => isInside(p, h));
 }
 
 /** Folders that run Node: the bin folder, or the whole installation when it sits deep enough (…/.nvm/versions/node/vX). */
@@ -133,7 +129,7 @@ function nodeInstallations(facts: HostFacts, hidden: readonly string[]): string[
     if (!real) continue;
     const bin = path.dirname(real);
     const prefix = path.dirname(bin);
-    const root = hidden.find((h) => isInside(prefix, h));
+    const root = hidden.find((h) => isInside(h, prefix));
     // The prefix holds npm and the global modules; ~/.local itself (depth 2) would show ~/.local/share too.
     const deep = root !== undefined && path.relative(root, prefix).split(path.sep).length >= 3;
     folders.push(path.basename(bin) === 'bin' && deep ? prefix : bin);
@@ -161,7 +157,7 @@ export function planSandbox(kind: SandboxKind, copyFolder: string, options: Plan
   if (!copy || !facts.isDirectory(copy)) return { ok: false, reason: `the command folder ${copyFolder} does not exist or is not a folder` };
   const hidden = hiddenRoots(kind, facts);
   const guarded = kind === 'bubblewrap' ? [...hidden, SANDBOX_TMP] : hidden;
-  if ([...SYSTEM, ...guarded, facts.homedir, '/'].some((p) => isInside(p, copy))) {
+  if ([...SYSTEM, ...guarded, facts.homedir, '/'].some((p) => isInside(copy, p))) {
     return { ok: false, reason: `the command folder ${copy} is or contains a system, home or temp folder; commands must run in a copy made for the agent` };
   }
   const exposures: Exposure[] = [];
@@ -188,7 +184,7 @@ export function planSandbox(kind: SandboxKind, copyFolder: string, options: Plan
   }
   // A path shown inside another one shown as itself adds nothing (~/.nvm/versions/node/v20 inside ~/.nvm).
   const same = (e: Exposure) => e.source === e.dest;
-  const needed = exposures.filter((e) => !(same(e) && exposures.some((o) => o !== e && same(o) && o.dest !== e.dest && isInside(e.dest, o.dest))));
+  const needed = exposures.filter((e) => !(same(e) && exposures.some((o) => o !== e && same(o) && o.dest !== e.dest && isInside(o.dest, e.dest))));
   const appendPath = /^node(\.exe)?$/.test(path.basename(facts.execPath)) ? [path.dirname(facts.execPath)] : [];
   return { ok: true, plan: { copy, hidden, exposures: needed, network: options.network, appendPath } };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyPatch, conflictingPaths } from './apply';
 import { createWorkspaceCopies } from './copies';
@@ -65,6 +65,25 @@ describe('workspace/apply', function () {
     assert.deepEqual(files(repo), files(c.rootOf('agent1')), 'the user\'s folder now holds exactly the winner\'s copy');
     assert.equal(read(repo, 'src/a.ts').match(/ONE \(user, uncommitted\)/g)?.length, 1);
     assert.equal(fingerprint(path.join(repo, '.git')), gitBefore, 'index, refs and objects untouched');
+  });
+
+  it('refuses a change adding a symlink that points outside the folder, naming it; a symlink inside is applied', async function () {
+    if (process.platform === 'win32') this.skip();
+    const repo = userRepo();
+    const c = await copiesOf(repo);
+    symlinkSync('../../outside', path.join(c.rootOf('agent1'), 'link'));
+    symlinkSync('src/a.ts', path.join(c.rootOf('agent1'), 'inside-link'));
+    await c.snapshot('agent1', 'agent1.1');
+    const before = fingerprint(repo);
+    const refused = await applyPatch(repo, await c.patch('agent1.1'));
+    assert.equal(refused.ok, false);
+    assert.match(!refused.ok ? refused.message : '', /symbolic links that point outside .*: link -> \.\.\/\.\.\/outside\. Nothing was modified/);
+    assert.equal(fingerprint(repo), before, 'nothing was touched');
+
+    rmSync(path.join(c.rootOf('agent1'), 'link'));
+    await c.snapshot('agent1', 'agent1.2');
+    assert.deepEqual(await applyPatch(repo, await c.patch('agent1.2')), { ok: true, files: ['inside-link'] });
+    assert.equal(readlinkSync(path.join(repo, 'inside-link')), 'src/a.ts');
   });
 
   it('refuses a change that conflicts with edits made since the run started, touching nothing, and says what to do', async () => {

@@ -6,11 +6,14 @@
 // discovering an enclosing repository (in a repository's subfolder, plain `git apply` reads paths from the top and
 // silently skips everything outside the current folder), keeps the user's index untouched, and still applies the
 // user's line-ending settings and .gitattributes, so a CRLF checkout takes an LF patch.
+//
+// A patch that adds a symbolic link pointing outside the folder is refused before git sees it (patch-symlinks.ts).
 
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { git, GitError } from './git';
+import { symlinksLeaving } from './patch-symlinks';
 import { createShadow, readUserGitSettings } from './shadow-repo';
 import { listSome } from './wording';
 
@@ -40,6 +43,17 @@ export async function applyPatch(targetDir: string, patch: string, options: Appl
     return { ok: false, message: `${targetDir} does not exist any more; nothing was applied.`, conflicts: [] };
   }
   if (patch.trim() === '') return { ok: true, files: [] };
+  const leaving = symlinksLeaving(patch, target);
+  if (leaving.length > 0) {
+    const names = leaving.map((l) => (l.target === null ? l.path : `${l.path} -> ${l.target}`));
+    return {
+      ok: false,
+      message:
+        `The change was not applied: it adds symbolic links that point outside ${targetDir}: ${listSome(names)}. Nothing was modified. ` +
+        'Links like these would expose files outside the folder to whatever follows them; review the change and copy the parts you want by hand.',
+      conflicts: leaving.map((l) => l.path),
+    };
+  }
 
   const tmp = await mkdtemp(path.join(tmpdir(), 'massgen-apply-'));
   try {

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
+import { isInside } from '../util/paths';
 import type { AnswerChange } from '../engine/events';
 import { appendExcludes, buildFolderBaseline, buildRepoBaseline, type Baseline } from './baseline';
 import { literalExcludeLine } from './exclude-patterns';
@@ -63,11 +64,6 @@ function validate(options: WorkspaceCopiesOptions): void {
   }
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
-}
-
 function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -97,7 +93,7 @@ async function realFolder(source: string): Promise<string> {
 async function makeRunDir(baseDir: string, runId: string, outside: readonly string[]): Promise<string> {
   const base = path.resolve(baseDir);
   try {
-    await mkdir(base, { recursive: true });
+    await mkdir(base, { recursive: true, mode: 0o700 }); // the copies hold the user's files: theirs to read only
   } catch (err) {
     throw runFolderError(base, err);
   }
@@ -107,7 +103,7 @@ async function makeRunDir(baseDir: string, runId: string, outside: readonly stri
   }
   const runDir = path.join(realBase, runId);
   try {
-    await mkdir(runDir);
+    await mkdir(runDir, { mode: 0o700 });
   } catch (err) {
     if (errCode(err) === 'EEXIST') throw new Error(`a run folder named ${JSON.stringify(runId)} already exists in ${realBase}; use a new run id`);
     throw runFolderError(realBase, err);

@@ -6,15 +6,13 @@
 // care which tree they read. The tools are declared through the tool kit (core/tools): every failure comes back as
 // `{ ok: false, content }` with a message the model can act on. Messages show only virtual paths, never host paths.
 
-import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
-import * as path from 'node:path';
 import type { z } from 'zod';
 import type { AgentToolbox } from '../engine/ports';
 import { defineToolbox, tool } from '../tools/kit';
 import { failed as fail, type ToolResult as Result } from '../tools/types';
 import { checkPathSyntax, isNoAccessName, resolveInRoot } from './path-guard';
 import { folderTree, snapshotTree, type ReadableTree } from './readable-tree';
+import { writeFileInRoot } from './safe-fs';
 import { listTool } from './list-directory';
 import type { Scratch } from './scratch';
 import { searchTool } from './search-files';
@@ -81,7 +79,12 @@ function describeFsError(err: unknown, shown: string): string {
     case 'ENOTDIR':
       return `part of "${shown}" is a file, not a folder`;
     case 'ELOOP':
-      return `"${shown}" is a symbolic link; it cannot be used`;
+      return `"${shown}" is, or is inside, a symbolic link; it cannot be used`;
+    case 'ENOTREG':
+    case 'ENXIO':
+      return `"${shown}" is not a regular file (a pipe, socket or device, or a file with other hard links); it cannot be used`;
+    case 'EMOVED':
+      return `a folder on the path of "${shown}" was moved or replaced while it was opened; try again`;
     case 'EACCES':
     case 'EPERM':
       return `permission denied for "${shown}"`;
@@ -102,15 +105,6 @@ export function decodeText(buf: Buffer): string | null {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     return null;
-  }
-}
-
-async function writeWhole(absolute: string, content: string): Promise<void> {
-  const handle = await open(absolute, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o644);
-  try {
-    await handle.writeFile(content, 'utf8');
-  } finally {
-    await handle.close();
   }
 }
 
@@ -147,8 +141,9 @@ async function loadText(tool: string, tree: ReadableTree, inner: string, shown: 
   if (!found.ok) return { ok: false, result: fail(tool, found.reason) };
   const problem = notReadable(found.entry, shown, lim.maxReadFileBytes);
   if (problem) return { ok: false, result: fail(tool, problem) };
-  const data = await tree.readFile(inner);
+  const data = await tree.readFile(inner, lim.maxReadFileBytes);
   if (data === null) return { ok: false, result: fail(tool, `"${shown}" changed while it was read; try again`) };
+  if (data.length > lim.maxReadFileBytes) return { ok: false, result: fail(tool, `"${shown}" is larger than the ${lim.maxReadFileBytes}-byte limit for reading`) };
   const text = decodeText(data);
   if (text === null) return { ok: false, result: fail(tool, `"${shown}" is not UTF-8 text (binary or another encoding); only text files can be read or edited`) };
   return { ok: true, text };
@@ -193,8 +188,7 @@ const writeFile: Handler<typeof WRITE_FILE_ARGS> = async ({ layout, ownFolder, l
   const shown = target.relative;
   if (target.kind === 'directory') return fail(WRITE_FILE, `"${shown}" is a folder; give a file path inside it`);
   try {
-    await mkdir(path.dirname(target.absolute), { recursive: true });
-    await writeWhole(target.absolute, args.content);
+    await writeFileInRoot(ownFolder, target.absolute, args.content);
   } catch (err) {
     return fail(WRITE_FILE, describeFsError(err, shown));
   }
@@ -236,7 +230,7 @@ const editFile: Handler<typeof EDIT_FILE_ARGS> = async ({ layout, ownFolder, lim
   const target = await resolveInRoot(ownFolder, place.inner, { access: 'write' });
   if (!target.ok) return fail(EDIT_FILE, target.reason);
   try {
-    await writeWhole(target.absolute, updated);
+    await writeFileInRoot(ownFolder, target.absolute, updated);
   } catch (err) {
     return fail(EDIT_FILE, describeFsError(err, shown));
   }

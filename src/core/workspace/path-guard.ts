@@ -19,6 +19,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { isInside } from '../util/paths';
 
 /** Longest path accepted, in characters. */
 export const MAX_PATH_CHARS = 1024;
@@ -146,19 +147,15 @@ export interface GuardOptions extends SyntaxOptions {
   access: 'read' | 'write';
 }
 
-function isInside(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
-
 function errCode(err: unknown): string {
   return (err as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
 }
 
 /**
  * Resolves a model-given path against `root` and checks it, failing closed. The root itself must exist.
- * Time-of-check/time-of-use: callers should open the returned `absolute` with O_NOFOLLOW where available;
- * agents have no tool that creates links, so only an outside process could race the check.
+ * Time-of-check/time-of-use: agents run commands in the same folder, and a command can swap any folder on the path
+ * for a symlink after this check. So the returned `absolute` is only ever opened through safe-fs.ts, which walks it
+ * again name by name with no link allowed and checks what it opened.
  */
 export async function resolveInRoot(root: string, input: unknown, options: GuardOptions): Promise<GuardResult> {
   const syntax = checkPathSyntax(input, options);

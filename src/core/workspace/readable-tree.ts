@@ -2,11 +2,11 @@
 // search_files have one code path whatever they read: a real folder (the agent's own, a live peer folder in a chat
 // /edit, a reference folder) goes through the path guard; a peer's answer is a `TreeView` of its snapshot.
 
-import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveInRoot } from './path-guard';
+import { listDirInRoot, readFileInRoot, UnsafePathError } from './safe-fs';
 import { searchFolder } from './search';
 import type { GrepOptions, GrepResult, TreeEntry, TreeView } from './types';
 
@@ -17,22 +17,23 @@ export type Lookup = { ok: true; entry: TreeEntry | null } | { ok: false; reason
 export interface ReadableTree {
   /** What is at `inner`; null when nothing is. A real folder follows in-root links and refuses links out. */
   lookup(inner: string): Promise<Lookup>;
-  /** Content of the file at `inner`; null when there is no regular file there (any more). */
-  readFile(inner: string): Promise<Buffer | null>;
+  /**
+   * Content of the file at `inner`; null when there is no regular file there (any more). A real folder reads at
+   * most `maxBytes + 1` bytes, so a longer result means the file is over the cap (whatever `lookup` said).
+   */
+  readFile(inner: string, maxBytes: number): Promise<Buffer | null>;
   /** Entries of the folder at `inner`, sorted by name, protected names included; null when it is not a folder. */
   list(inner: string): Promise<TreeEntry[] | null>;
   grep(pattern: string, options: GrepOptions): Promise<GrepResult>;
 }
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-
-/** Reads a whole file without following a symlink swapped in after the guard's check. */
-async function readWhole(absolute: string): Promise<Buffer> {
-  const handle = await open(absolute, constants.O_RDONLY | NOFOLLOW);
+/** Null for "no regular file there (any more)"; a link or a swap on the way is an error the caller words. */
+async function readRegular(root: string, absolute: string, maxBytes: number): Promise<Buffer | null> {
   try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
+    return await readFileInRoot(root, absolute, maxBytes);
+  } catch (err) {
+    if ((err instanceof UnsafePathError && err.code === 'ENOTREG') || (err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
 }
 
@@ -53,24 +54,18 @@ export function folderTree(root: string): ReadableTree {
       const size = target.kind === 'file' ? (await lstat(target.absolute)).size : 0;
       return { ok: true, entry: { name: path.posix.basename(inner), kind: target.kind, size } };
     },
-    async readFile(inner) {
+    async readFile(inner, maxBytes) {
       const target = await resolveInRoot(root, inner, { access: 'read' });
-      return target.ok && target.kind === 'file' ? readWhole(target.absolute) : null;
+      return target.ok && target.kind === 'file' ? readRegular(root, target.absolute, maxBytes) : null;
     },
     async list(inner) {
       const target = await resolveInRoot(root, inner, { access: 'read', allowRoot: true });
       if (!target.ok || target.kind !== 'directory') return null;
-      const names = (await readdir(target.absolute)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const found = (await listDirInRoot(root, target.absolute)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const entries: TreeEntry[] = [];
-      for (const name of names) {
-        let st: Stats;
-        try {
-          st = await lstat(path.join(target.absolute, name));
-        } catch {
-          continue; // removed meanwhile
-        }
-        const kind = kindOf(st);
-        if (kind) entries.push({ name, kind, size: kind === 'file' ? st.size : 0 });
+      for (const { name, stats } of found) {
+        const kind = kindOf(stats);
+        if (kind) entries.push({ name, kind, size: kind === 'file' ? stats.size : 0 });
       }
       return entries;
     },
