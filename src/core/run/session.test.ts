@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type MassGenConfig } from '../config/types';
@@ -51,16 +51,45 @@ describe('run session', () => {
     assert.equal(providers.get('a')!.callCount, 2);
   });
 
-  it('keeps going when a listener throws, and reports the error', async () => {
+  it('keeps going when a listener throws on every event, and reports it once', async () => {
     const { options } = team({ a: answerThenVote('x', 'agent1') });
-    const errors: unknown[] = [];
-    const session = new RunSession({ task: 'q', ...options, onListenerError: (e) => errors.push(e) });
+    const warnings: string[] = [];
+    const session = new RunSession({ task: 'q', ...options, onWarning: (m) => warnings.push(m) });
+    const later: RunEvent[] = [];
     session.subscribe(() => {
       throw new Error('view bug');
     });
+    session.subscribe((e) => later.push(e));
     const result = await session.start();
     assert.equal(result.reason, 'consensus');
-    assert.ok(errors.length > 3 && errors.every((e) => e instanceof Error && e.message === 'view bug'));
+    assert.deepEqual(warnings, ['a listener failed: view bug']);
+    assert.equal(later[later.length - 1].type, 'run_ended', 'the listeners after it still see every event');
+  });
+
+  it('a log folder that cannot be written: the run still ends with its winner, with one warning', async () => {
+    const { options } = team({ a: answerThenVote('four', 'agent1'), b: answerThenVote('4', 'agent1') });
+    const logDir = join(tmp, 'log');
+    mkdirSync(logDir);
+    // A file where the agents' folder must go: every answer, vote and partial file fails (ENOTDIR, even as root).
+    writeFileSync(join(logDir, 'agents'), '');
+    const warnings: string[] = [];
+    const result = await new RunSession({ task: 'q', ...options, record: { logDir }, onWarning: (m) => warnings.push(m) }).start();
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerId, 'a');
+    assert.equal(result.finalAnswer, 'four');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /run log .* stopped .*ENOTDIR/);
+    assert.equal(result.answerFile, undefined, 'no path to a file that was not written');
+  });
+
+  it('a log folder that is a file: the run still starts and ends with its winner, with one warning', async () => {
+    const { options } = team({ a: answerThenVote('four', 'agent1') });
+    const logDir = join(tmp, 'log');
+    writeFileSync(logDir, '');
+    const warnings: string[] = [];
+    const result = await new RunSession({ task: 'q', ...options, record: { logDir }, onWarning: (m) => warnings.push(m) }).start();
+    assert.equal(result.winnerId, 'a');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
   });
 
   it('a cancel before start ends the run at once as cancelled, without a model call', async () => {

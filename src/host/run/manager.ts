@@ -113,7 +113,7 @@ export class RunManager implements vscode.Disposable {
       commands,
       checks: runConfig.checksFrom ? { approveUnsandboxed: checksApprover(), source: runConfig.checksFrom } : undefined,
       signal: request.signal,
-      onListenerError: (err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`),
+      onWarning: (message) => this.log.warn(`run "${request.title}": ${message}`),
     });
     await session.prepare();
     this.log.info(`run "${request.title}": ${team.config.agents.length} agent(s) from ${team.config.source}: ${team.config.agents.map((a) => `${a.id} (${a.backend.type} ${a.backend.model})`).join(', ')}`);
