@@ -24,7 +24,7 @@ export class FakeRun implements LiveRun {
 
   constructor(readonly id: string, readonly title: string) {}
 
-  onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable {
+  subscribe(listener: (event: RunEvent, state: RunState) => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   }

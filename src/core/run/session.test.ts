@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,5 +157,59 @@ describe('run session', () => {
     assert.deepEqual(result.change?.files, [{ path: 'src/a.ts', status: 'modified', added: 1, removed: 1 }]);
     assert.equal(result.change?.fileChanges[0].after, 'export const a = 2;\n');
     assert.equal(existsSync(join(baseDir, session.id)), false, 'scratch folders removed when the run ended');
+  });
+
+  describe('lifetime', () => {
+    const seed = [{ relativePath: 'a.txt', content: 'a\n' }];
+
+    it('50 sessions on one long-lived signal leave no listener on it', async () => {
+      const outer = new AbortController();
+      for (let i = 0; i < 50; i++) {
+        const { options } = team({ a: answerThenVote('x', 'agent1') });
+        await new RunSession({ task: 'q', ...options, signal: outer.signal }).start();
+      }
+      assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+    });
+
+    it('prepare() then dispose() removes the copies; the session cannot start after', async () => {
+      const { options } = team({ a: answerThenVote('x', 'agent1') });
+      const outer = new AbortController();
+      const baseDir = join(tmp, 'scratch');
+      const session = new RunSession({ task: 'q', ...options, signal: outer.signal, files: { kind: 'scratch', baseDir, seed } });
+      await session.prepare();
+      assert.equal(existsSync(join(baseDir, session.id)), true);
+      await Promise.all([session.dispose(), session.dispose()]);
+      assert.equal(existsSync(join(baseDir, session.id)), false);
+      assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+      await assert.rejects(session.start(), (err) => err instanceof SessionSetupError && err.kind === 'cancelled');
+      await assert.rejects(session.result, (err) => err instanceof SessionSetupError && err.kind === 'cancelled');
+    });
+
+    it('dispose() during a run cancels it and resolves once its copies are gone', async () => {
+      const { options } = team({ a: () => ({ ...reply.answer('slow'), text: 'thinking', delayMs: 5_000 }) });
+      const baseDir = join(tmp, 'scratch');
+      const session = new RunSession({ task: 'q', ...options, files: { kind: 'scratch', baseDir, seed } });
+      let disposed: Promise<void> | undefined;
+      session.subscribe((e) => {
+        if (e.type === 'text_delta') disposed ??= session.dispose();
+      });
+      const result = await session.start();
+      assert.equal(result.reason, 'cancelled');
+      await disposed;
+      assert.equal(existsSync(join(baseDir, session.id)), false);
+    });
+
+    it('result settles after run_ended, once the copies are gone and the caller\'s signal is let go', async () => {
+      const { options } = team({ a: answerThenVote('x', 'agent1') });
+      const outer = new AbortController();
+      const baseDir = join(tmp, 'scratch');
+      const session = new RunSession({ task: 'q', ...options, signal: outer.signal, files: { kind: 'scratch', baseDir, seed } });
+      const order: string[] = [];
+      session.subscribe((e) => e.type === 'run_ended' && order.push(`run_ended, copies there: ${existsSync(join(baseDir, session.id))}`));
+      const closed = session.result.then(() => order.push(`result, copies there: ${existsSync(join(baseDir, session.id))}, signal listeners: ${getEventListeners(outer.signal, 'abort').length}`));
+      void session.start();
+      await closed;
+      assert.deepEqual(order, ['run_ended, copies there: true', 'result, copies there: false, signal listeners: 0']);
+    });
   });
 });

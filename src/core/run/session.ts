@@ -4,6 +4,10 @@
 // asked, hands every event to the listeners, and, however the run ends, takes the winner's change and closes
 // everything it opened. Listeners that subscribe before `start()` see every event.
 //
+// Its lifetime is explicit: `result` settles only once everything is closed (the engine's `run_ended` comes
+// before that), the session lets go of the caller's signal and its listeners when the run ends, and `dispose()`
+// closes a session however far it got, including one prepared and never started.
+//
 // The run belongs to the engine: what watches it (the work area, the record, the listeners) can fail without
 // failing it. Each is called inside its own guard, and every such problem reaches the front end once, through
 // `onWarning`.
@@ -97,25 +101,31 @@ export class RunSession {
   private readonly notesAtStart: { text: string; options: { agentId?: string; changesTask?: boolean } }[] = [];
   private run: Promise<SessionResult> | undefined;
   private finished = false;
+  private disposal: Promise<void> | undefined;
   private readonly warned = new Set<string>();
+  private readonly onOuterAbort = () => this.abort.abort();
+  private settle!: { resolve(result: SessionResult): void; reject(err: unknown): void };
+  /**
+   * The run's result once it has ended and everything it opened is closed; settles as `start()` does and never
+   * starts the run itself. A session disposed before it started rejects it with a `cancelled` SessionSetupError.
+   */
+  readonly result: Promise<SessionResult>;
 
   constructor(private readonly options: RunSessionOptions) {
     this.id = options.runId ?? randomUUID();
     this.title = options.title ?? options.task.slice(0, 60);
+    this.result = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+    // Whoever wants the result awaits it; a session nobody asks must not raise an unhandled rejection.
+    this.result.catch(() => undefined);
     const outer = options.signal;
     if (outer?.aborted) this.abort.abort();
-    else outer?.addEventListener('abort', () => this.abort.abort(), { once: true });
+    else outer?.addEventListener('abort', this.onOuterAbort, { once: true });
   }
 
   /** Every event, after it is folded into `state`. Subscribe before `start()` to see the first ones. */
   subscribe(listener: SessionListener): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
-  }
-
-  /** Alias of `subscribe`, the shape the vote viewer's hub expects. */
-  onEvent(listener: SessionListener): Disposable {
-    return this.subscribe(listener);
   }
 
   /**
@@ -126,17 +136,44 @@ export class RunSession {
     return this.opened().then(() => undefined);
   }
 
-  /** Runs once (later calls return the same promise); rejects only as `prepare` does, before any event. */
+  /**
+   * Runs once (later calls return the same promise), resolving when everything is closed; rejects only as `prepare`
+   * does, before any event, or when the session was disposed first.
+   */
   start(): Promise<SessionResult> {
-    this.run ??= this.execute().finally(() => {
-      this.finished = true;
-      this.listeners.clear();
-    });
+    if (this.disposal && !this.run) return Promise.reject(closedBeforeStart());
+    if (!this.run) {
+      this.run = this.execute().finally(() => this.end());
+      this.run.then(this.settle.resolve, this.settle.reject);
+    }
     return this.run;
   }
 
-  get result(): Promise<SessionResult> {
-    return this.start();
+  /**
+   * Closes the session however far it got: a run going is cancelled and awaited until it has closed what it opened;
+   * what `prepare()` opened is closed when `start()` never ran. Idempotent; never rejects.
+   */
+  dispose(): Promise<void> {
+    if (!this.disposal) {
+      this.cancel();
+      this.disposal = this.run ? this.run.then(ignore, ignore) : this.closeUnstarted();
+    }
+    return this.disposal;
+  }
+
+  private async closeUnstarted(): Promise<void> {
+    // The cancel above stops a `prepare()` in flight from making more copies; what it made is closed here.
+    const prepared = await this.prepared?.catch(() => undefined);
+    if (prepared) await this.close(prepared);
+    this.end();
+    this.settle.reject(closedBeforeStart());
+  }
+
+  /** Nothing more to hear and nothing to cancel: let go of the listeners and the caller's (possibly long-lived) signal. */
+  private end(): void {
+    this.finished = true;
+    this.listeners.clear();
+    this.options.signal?.removeEventListener('abort', this.onOuterAbort);
   }
 
   get running(): boolean {
@@ -275,6 +312,7 @@ export class RunSession {
   }
 
   private opened(): Promise<Prepared> {
+    if (this.disposal && !this.prepared) return Promise.reject(closedBeforeStart());
     this.prepared ??= this.setup();
     return this.prepared;
   }
@@ -312,4 +350,10 @@ export class RunSession {
     await opened.area?.dispose();
     await opened.recorder?.close();
   }
+}
+
+const ignore = () => undefined;
+
+function closedBeforeStart(): SessionSetupError {
+  return new SessionSetupError('cancelled', 'the run was closed before it started');
 }

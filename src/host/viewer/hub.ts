@@ -14,12 +14,12 @@ export interface Disposable {
   dispose(): void;
 }
 
-/** What the viewer needs of an ActiveRun (structural, so tests can fake it). */
+/** What the viewer needs of a RunSession (structural, so tests can fake it). */
 export interface LiveRun {
   readonly id: string;
   readonly title: string;
   readonly state: RunState;
-  onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable;
+  subscribe(listener: (event: RunEvent, state: RunState) => void): Disposable;
   cancel(): void;
   cancelAgent(agentId: string): void;
   /** Ends the run now with the best current answer (end reason user_stop). */
@@ -85,7 +85,7 @@ export class RunFeed {
     // opened mid-run) starts its extras from the agents its state lists.
     for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null, streamedChars: 0 };
     this.startedAt = now - run.state.elapsedMs;
-    this.subscription = run.onEvent((event, state) => {
+    this.subscription = run.subscribe((event, state) => {
       applyExtras(this.extras, event, state);
       for (const l of this.listeners) l(event);
       if (event.type === 'run_ended') onEnded(this);
