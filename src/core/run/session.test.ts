@@ -159,6 +159,20 @@ describe('run session', () => {
     assert.equal(existsSync(join(baseDir, session.id)), false, 'scratch folders removed when the run ended');
   });
 
+  it('a workspace run: each answer version\'s patch stays readable after the copies are gone', async () => {
+    const write = (path: string, content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
+    const editor: Script = (_req, i) => (i === 0 ? write('a.txt', 'new\n') : i === 1 ? reply.answer('wrote a.txt') : reply.vote('agent1'));
+    const { options } = team({ a: editor });
+    const source = join(tmp, 'project');
+    mkdirSync(source);
+    writeFileSync(join(source, 'a.txt'), 'old\n');
+    const session = new RunSession({ task: 'q', ...options, files: { kind: 'workspace', source, baseDir: join(tmp, 'copies') } });
+    const result = await session.start();
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.match(session.patchOf('agent1.1') ?? '', /-old\n\+new/);
+    assert.equal(session.patchOf('agent1.1'), result.change?.patch);
+  });
+
   describe('lifetime', () => {
     const seed = [{ relativePath: 'a.txt', content: 'a\n' }];
 

@@ -91,9 +91,10 @@ export class RunSession {
   readonly state: RunState = initialRunState();
   private readonly listeners = new Set<SessionListener>();
   private readonly abort = new AbortController();
-  private readonly patches = new Map<string, string>();
   private prepared: Promise<Prepared> | undefined;
   private engine: Orchestrator | undefined;
+  /** The work area, kept after it is disposed: it owns the answers' patches. */
+  private area: WorkArea | undefined;
   /** Agents cancelled before the engine existed; it stops them when it starts. */
   private readonly cancelledAgents = new Set<string>();
   private answerAtStart = false;
@@ -208,9 +209,9 @@ export class RunSession {
     else this.cancelledAgents.add(agentId);
   }
 
-  /** The patch of an answer version in a workspace run (kept after the copies are gone). */
+  /** The patch of an answer version in a workspace run (kept after the copies are gone, while memory allows). */
   patchOf(versionLabel: string): string | undefined {
-    return this.patches.get(versionLabel);
+    return this.area?.patchOf?.(versionLabel);
   }
 
   private async setup(): Promise<Prepared> {
@@ -247,6 +248,7 @@ export class RunSession {
         ...options.engine,
       });
       this.engine = orchestrator;
+      this.area = area;
       for (const id of this.cancelledAgents) orchestrator.cancelAgent(id);
       return { orchestrator, area, mcp, recorder };
     } catch (err) {
@@ -334,10 +336,7 @@ export class RunSession {
         const agentLabel = event.label.slice(0, event.label.lastIndexOf('.'));
         area.answerAccepted(agentLabel, event.label, event.change);
         const patch = area.patchOf?.(event.label);
-        if (patch !== undefined) {
-          this.patches.set(event.label, patch);
-          recorder?.writeAnswerPatch(event.agentId, event.label, patch);
-        }
+        if (patch !== undefined) recorder?.writeAnswerPatch(event.agentId, event.label, patch);
       });
     }
     if (recorder) this.guard('the run log', () => recorder.onEvent(event));
