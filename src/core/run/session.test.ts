@@ -185,6 +185,16 @@ describe('run session', () => {
       assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
     });
 
+    it('a session that cannot be set up lets go of the signal without being started or disposed', async () => {
+      const { config } = team({ a: answerThenVote('x', 'agent1') });
+      config.agents[0].backend = { type: 'vscode-lm', family: 'vscode-lm', model: 'copilot/gpt' };
+      const outer = new AbortController();
+      const session = new RunSession({ task: 'q', config, signal: outer.signal });
+      await assert.rejects(session.prepare(), SessionSetupError);
+      await assert.rejects(session.result, SessionSetupError);
+      assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+    });
+
     it('prepare() then dispose() removes the copies; the session cannot start after', async () => {
       const { options } = team({ a: answerThenVote('x', 'agent1') });
       const outer = new AbortController();

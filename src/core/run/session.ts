@@ -315,7 +315,12 @@ export class RunSession {
 
   private opened(): Promise<Prepared> {
     if (this.disposal && !this.prepared) return Promise.reject(closedBeforeStart());
-    this.prepared ??= this.setup();
+    // A session that cannot be set up can never run: it lets go of the caller's signal as a finished one does.
+    this.prepared ??= this.setup().catch((err: unknown) => {
+      this.end();
+      this.settle.reject(err);
+      throw err;
+    });
     return this.prepared;
   }
 
