@@ -18,7 +18,6 @@ import { planWorkspace } from '../core/run/workspace-plan';
 import { newLogDir } from '../core/status/run-log';
 import { backendPricing } from '../core/usage/cost';
 import { estimateRun, type RunEstimate } from '../core/usage/estimate';
-import { errorMessage } from '../core/util/errors';
 import { applyPatch } from '../core/workspace/apply';
 import { privateRunBase } from '../core/workspace/run-base';
 import type { CliCommand } from './args';
@@ -113,13 +112,13 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
   const session = new RunSession({
     task: cmd.question,
     config,
-    record: { logDir, statusFiles: cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [], onWarning: warn },
+    record: { logDir, statusFiles: cmd.statusFile ? [resolve(io.cwd, cmd.statusFile)] : [] },
     mcp: { approve: toolApprover(cmd, io, progress), processEnv: io.env },
     commands: { everyAgent: cmd.allowCommands, network: cmd.allowNetwork, approve: commandApprover(cmd, io, progress) },
     files: plan && baseDir ? { kind: 'workspace', source: plan.source, baseDir, references: plan.references } : undefined,
     continues,
     checks: { approveUnsandboxed: async () => cmd.approveTools },
-    onListenerError: (err) => warn(errorMessage(err)),
+    onWarning: warn,
   });
   if (progress) session.subscribe((event, state) => progress.onEvent(event, state));
   if (cmd.automation) {

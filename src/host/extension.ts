@@ -34,10 +34,15 @@ function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   ];
 }
 
+/** Loaded on first use; `deactivate` needs it to close the runs. */
+let runtime: Runtime | undefined;
+
+/** How long a window reload or shutdown waits for runs to close: VS Code does not wait long for `deactivate`. */
+const CLOSE_RUNS_MS = 4_000;
+
 export function activate(context: vscode.ExtensionContext): MassGenApi {
   const log = vscode.window.createOutputChannel('MassGen', { log: true });
   context.subscriptions.push(log);
-  let runtime: Runtime | undefined;
   // A plain require of a path esbuild leaves alone (external in esbuild.mjs): the runtime is its own bundle, and a
   // synchronous load keeps the test API's getters plain properties.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -79,4 +84,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
   };
 }
 
-export function deactivate(): void {}
+/** Cancels the runs going and waits (bounded) until they have removed their copies and finished their logs. */
+export function deactivate(): Promise<void> | undefined {
+  return runtime?.runs.closeAll(CLOSE_RUNS_MS);
+}

@@ -48,7 +48,7 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
     runStatusItem(runs),
     runs.onDidStart((run) => {
       updateRunning();
-      void run.result.finally(updateRunning);
+      void run.result.then(updateRunning, updateRunning);
     }),
   );
 

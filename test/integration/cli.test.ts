@@ -92,6 +92,19 @@ describe('massgen CLI (subprocess)', function () {
     assert.equal(readJsonl(join(logDir, 'agents', 'c', 'votes.jsonl'))[0].targetLabel, 'agent2.1');
   });
 
+  it('prints the answer when the log folder cannot be written, with one warning, exit 0', async () => {
+    const url = await serve(coordinationScript({ m1: { answer: 'Answer ONE.', voteFor: 'agent1' }, m2: { answer: 'Answer TWO.', voteFor: 'agent1' } }));
+    const logDir = join(work, 'logs-unwritable');
+    mkdirSync(logDir);
+    // A file where the final answer's folder must go: the write fails at final_answer (ENOTDIR, even as root).
+    writeFileSync(join(logDir, 'final'), '');
+    const r = await run(['run', '--config', team(url, ['m1', 'm2']), '--log-dir', logDir, 'Which?']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Answer ONE.\n');
+    assert.equal(r.stderr.match(/^warning: /gm)?.length, 1, r.stderr);
+    assert.match(r.stderr, /warning: the run log .* stopped .*ENOTDIR/);
+  });
+
   it('--automation prints only the KEY: value lines, and --status-file gets the status', async () => {
     const url = await serve(coordinationScript({}, { voteFor: 'agent1' }));
     const config = team(url, ['solo']);

@@ -24,9 +24,13 @@ export class FakeRun implements LiveRun {
 
   constructor(readonly id: string, readonly title: string) {}
 
-  onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable {
+  subscribe(listener: (event: RunEvent, state: RunState) => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
   }
 
   emit(event: RunEvent): void {
@@ -70,10 +74,22 @@ export class FakeSource implements RunSource {
   /** The user's words per run (RunManager.promptOf). */
   readonly prompts = new Map<string, string>();
   private readonly listeners = new Set<(run: LiveRun) => void>();
+  private readonly dropListeners = new Set<(runId: string) => void>();
 
   onDidStart(listener: (run: LiveRun) => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  onDidDrop(listener: (runId: string) => void): Disposable {
+    this.dropListeners.add(listener);
+    return { dispose: () => this.dropListeners.delete(listener) };
+  }
+
+  /** Stops keeping a run, as the RunManager does past its history size. */
+  drop(id: string): void {
+    this.runs.splice(this.runs.findIndex((r) => r.id === id), 1);
+    for (const l of this.dropListeners) l(id);
   }
 
   get latest(): FakeRun | undefined {

@@ -120,7 +120,7 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
   const session = new RunSession({
     task: input.question,
     config,
-    record: { logDir, onWarning: (message) => ctx.log(`warning: ${message}`) },
+    record: { logDir },
     mcp: { approve: async (request) => ctx.approveTools || deny(`${request.agentId}'s ${request.toolName}`), processEnv: ctx.env },
     commands: { everyAgent: false, network: false, approve: async () => ctx.approveTools || deny('a command (no sandbox on this machine)') },
     files: plan && baseDir ? { kind: 'workspace', source: plan.source, baseDir, references: plan.references } : undefined,
@@ -131,7 +131,7 @@ export async function massgenRun(input: RunInput, call: CallContext, ctx: RunToo
       },
     },
     signal: call.signal,
-    onListenerError: (err) => ctx.log(`warning: ${errorMessage(err)}`),
+    onWarning: (message) => ctx.log(`warning: ${message}`),
   });
   const token = call._meta?.progressToken;
   let step = 0;

@@ -65,11 +65,7 @@ export async function serveMcp(options: McpServeOptions): Promise<number> {
     if (closing) return;
     closing = true;
     if (runs.size) log(`${why}: cancelling ${runs.size} run(s)`);
-    const settled = [...runs].map((run) => {
-      run.cancel();
-      return run.result.catch(() => undefined);
-    });
-    await Promise.race([Promise.all(settled), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+    await Promise.race([Promise.all([...runs].map((run) => run.dispose())), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
     await server.close().catch(() => undefined);
     exit(0);
   };

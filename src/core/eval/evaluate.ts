@@ -43,8 +43,8 @@ export function pendingPairs(items: readonly EvalItem[], systems: readonly Syste
 
 export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const inner = new AbortController();
-  // Every waiting and running run listens on it: thousands are normal, not a leak.
-  setMaxListeners(0, inner.signal);
+  // Each running run listens on it, and the limiter once for every run waiting: a bound that still shows a leak.
+  setMaxListeners(Math.max(10, o.limiter.total + 1), inner.signal);
   const stop = () => inner.abort(new Error('cancelled'));
   if (o.signal.aborted) stop();
   else o.signal.addEventListener('abort', stop, { once: true });

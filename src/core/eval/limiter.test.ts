@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { RunLimiter } from './limiter';
 
 /** A task that runs until released, recording when it started. */
@@ -62,6 +63,19 @@ describe('eval RunLimiter', () => {
     await assert.rejects(l.run(['A'], async () => { throw new Error('boom'); }), /boom/);
     assert.equal(await l.run(['A'], async () => 'next'), 'next');
     await assert.rejects(l.run(['A'], async () => 'x', AbortSignal.abort(new Error('already'))), /already/);
+  });
+
+  it('however many runs wait on one signal, it carries one listener, gone once none waits', async () => {
+    const l = new RunLimiter(1, 1);
+    const abort = new AbortController();
+    const log: string[] = [];
+    const g = Array.from({ length: 50 }, (_, i) => gate(log, `r${i}`));
+    const runs = g.map((x) => l.run(['A'], x.task, abort.signal));
+    await tick();
+    assert.equal(getEventListeners(abort.signal, 'abort').length, 1);
+    for (const x of g) x.release();
+    await Promise.all(runs);
+    assert.equal(getEventListeners(abort.signal, 'abort').length, 0);
   });
 
   it('limits below 1 are refused', () => {

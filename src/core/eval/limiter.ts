@@ -8,7 +8,9 @@
 export class RunLimiter {
   private readonly busy = new Map<string, number>();
   private running = 0;
-  private readonly queue: { keys: string[]; start: () => void }[] = [];
+  private readonly queue: Waiter[] = [];
+  /** One abort listener per signal, however many runs wait on it: an eval queues every pair on one signal. */
+  private readonly watched = new Map<AbortSignal, () => void>();
 
   constructor(
     readonly total: number,
@@ -21,10 +23,13 @@ export class RunLimiter {
   run<T>(keys: readonly string[], task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const unique = [...new Set(keys)];
     return new Promise<T>((resolve, reject) => {
-      const waiter = {
+      const aborted = () => reject(signal?.reason ?? new Error('aborted'));
+      if (signal?.aborted) return aborted();
+      const waiter: Waiter = {
         keys: unique,
+        signal,
+        aborted,
         start: () => {
-          signal?.removeEventListener('abort', onAbort);
           this.running++;
           for (const k of unique) this.busy.set(k, (this.busy.get(k) ?? 0) + 1);
           task().then(resolve, reject).finally(() => {
@@ -34,16 +39,31 @@ export class RunLimiter {
           });
         },
       };
-      const onAbort = () => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
-        reject(signal?.reason ?? new Error('aborted'));
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
+      if (signal) this.watch(signal);
       this.pump();
     });
+  }
+
+  private watch(signal: AbortSignal): void {
+    if (this.watched.has(signal)) return;
+    const onAbort = () => {
+      this.watched.delete(signal);
+      for (const w of this.queue.filter((q) => q.signal === signal)) {
+        this.queue.splice(this.queue.indexOf(w), 1);
+        w.aborted();
+      }
+    };
+    this.watched.set(signal, onAbort);
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+
+  /** The signal's listener goes as soon as no run waits on it. */
+  private unwatch(signal: AbortSignal | undefined): void {
+    const onAbort = signal && this.watched.get(signal);
+    if (!onAbort || this.queue.some((q) => q.signal === signal)) return;
+    signal.removeEventListener('abort', onAbort);
+    this.watched.delete(signal);
   }
 
   /** Runs going now, and waiting. */
@@ -62,7 +82,15 @@ export class RunLimiter {
         continue;
       }
       this.queue.splice(i, 1);
+      this.unwatch(w.signal);
       w.start();
     }
   }
+}
+
+interface Waiter {
+  keys: string[];
+  signal: AbortSignal | undefined;
+  aborted(): void;
+  start(): void;
 }

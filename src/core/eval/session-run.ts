@@ -12,7 +12,6 @@ import type { ExtraProviderFactory } from '../providers/factory';
 import { SessionSetupError } from '../run/errors';
 import { RunSession, type RunSessionOptions } from '../run/session';
 import { planWorkspace } from '../run/workspace-plan';
-import { errorMessage } from '../util/errors';
 import type { EvalItem } from './dataset';
 import { taskText } from './task-text';
 
@@ -84,14 +83,14 @@ export function sessionRunner(ctx: RunnerContext): RunOnce {
       title: `eval ${item.id} (${'team' in who ? 'team' : who.agent})`,
       config,
       signal,
-      record: logDir ? { logDir, onWarning: ctx.onWarning } : undefined,
+      record: logDir ? { logDir } : undefined,
       // Nobody is there to ask during an eval: what needs approval runs only with --approve-tools, and a refusal is
       // said (the CLI says each once), since it can cost a code task its score.
       mcp: { approve: async (request) => ctx.approveTools || refused(`${request.agentId} was denied ${request.toolName}: it needs approval (--approve-tools allows such tools)`), processEnv: ctx.env },
       commands: { everyAgent: code && ctx.allowCommands, network: false, approve: async () => ctx.approveTools || refused('commands were refused: no sandbox is available here (on Linux: apt-get install bubblewrap); --approve-tools runs them unsandboxed') },
       files: plan ? { kind: 'workspace', source: plan.source, baseDir: ctx.workspacesDir, references: plan.references } : undefined,
       checks: { approveUnsandboxed: async () => ctx.approveTools || refused('the checks were not run: no sandbox is available here, so no code task can be scored right; --approve-tools runs them unsandboxed') },
-      onListenerError: (err) => ctx.onWarning(errorMessage(err)),
+      onWarning: ctx.onWarning,
       extraProviders: ctx.extraProviders,
       engine: ctx.engine,
     });

@@ -15,6 +15,7 @@ import { createScratch } from '../workspace/scratch';
 import { sweepStaleCopies } from '../workspace/sweep';
 import type { WorkspaceCopies } from '../workspace/types';
 import { SessionSetupError } from './errors';
+import { PatchStore } from './patch-store';
 import type { FilesOption, WinnerChange, WorkArea } from './work-area';
 
 export async function openWorkArea(option: FilesOption, runId: string, labels: string[], signal: AbortSignal): Promise<WorkArea> {
@@ -57,7 +58,7 @@ async function openWorkspace(option: Extract<FilesOption, { kind: 'workspace' }>
   }
   /** Each agent's current answer version, shown to the others under peers/agentK/. */
   const current = new Map<string, string>();
-  const patches = new Map<string, string>();
+  const patches = new PatchStore();
   const changes = new Map<string, AnswerChange>();
   const references = (option.references ?? []).map((r) => ({ name: r.name, folder: r.path }));
   const dependencies = option.source === null ? [] : findDependencyFolders(copies.source);

@@ -1,7 +1,8 @@
 // The run's record on disk, when a front end asks for one: the log directory (events.jsonl, answers, votes, the
 // final answer, each answer's patch and the winner's change in workspace runs, MCP server output) and status.json,
-// kept current at most every 250 ms and written atomically. Best effort: a full disk never stops the run; each
-// problem is reported once.
+// kept current at most every 250 ms and written atomically. Best effort: a full disk never stops the run. The log
+// folder's first problem is reported once and ends the log (the run goes on without it); another status file that
+// cannot be written is reported once on its own.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
@@ -10,15 +11,12 @@ import type { RunState } from '../engine/run-state';
 import type { McpLogger } from '../mcp';
 import { RunLog } from '../status/run-log';
 import { buildStatus, StatusWriter } from '../status/status-file';
-import { errorMessage } from '../util/errors';
 
 export interface RecordOptions {
   /** The run's log directory (created if missing). */
   logDir: string;
   /** More places to keep a status.json (the CLI's --status-file); <logDir>/status.json is always written. */
   statusFiles?: string[];
-  /** A write problem, in words; reported once per file. */
-  onWarning?(message: string): void;
   /** The run this one continues (`--continue`): recorded as continued-from.json, so the log folders form a chain. */
   continuedFrom?: { logDir?: string; question: string; winner?: string };
 }
@@ -29,29 +27,32 @@ export class RunRecorder {
   private readonly status: StatusWriter;
   private mcpFile: WriteStream | undefined;
   readonly statusPaths: string[];
+  private logFailed = false;
 
+  /** `warn`: a write problem, in words. */
   constructor(
-    private readonly options: RecordOptions,
+    options: RecordOptions,
     state: RunState,
+    private readonly warn: (message: string) => void,
   ) {
     this.logDir = options.logDir;
-    this.log = new RunLog(options.logDir);
-    this.statusPaths = [join(options.logDir, 'status.json'), ...(options.statusFiles ?? [])];
-    this.status = new StatusWriter(this.statusPaths, () => buildStatus(state, options.logDir), 250, (path, err) => this.warn(`cannot write ${path}: ${err.message}`));
+    this.log = new RunLog(options.logDir, (err) => this.failLog(err));
+    const logStatus = join(options.logDir, 'status.json');
+    this.statusPaths = [logStatus, ...(options.statusFiles ?? [])];
+    this.status = new StatusWriter(this.statusPaths, () => buildStatus(state, options.logDir), 250, (path, err) => (path === logStatus ? this.failLog(err) : this.warn(`cannot write ${path}: ${err.message}`)));
     const from = options.continuedFrom;
-    if (from?.logDir) this.writeBestEffort('continued-from.json', `${JSON.stringify({ log_dir: from.logDir, question: from.question, winner: from.winner ?? null }, null, 2)}\n`);
+    if (from?.logDir) this.log.writeRunFile('continued-from.json', `${JSON.stringify({ log_dir: from.logDir, question: from.question, winner: from.winner ?? null }, null, 2)}\n`);
   }
 
-  private writeBestEffort(name: string, content: string): void {
-    try {
-      this.log.writeRunFile(name, content);
-    } catch (err) {
-      this.warn(`cannot write ${join(this.logDir, name)}: ${errorMessage(err)}`);
-    }
+  /** True while everything asked of the log folder was written: the paths `finalAnswerPath` names exist. */
+  get intact(): boolean {
+    return !this.logFailed;
   }
 
-  private warn(message: string): void {
-    this.options.onWarning?.(message);
+  private failLog(err: Error): void {
+    if (this.logFailed) return;
+    this.logFailed = true;
+    this.warn(`the run log in ${this.logDir} stopped (the run goes on without it): ${err.message}`);
   }
 
   onEvent(event: RunEvent): void {
@@ -87,6 +88,5 @@ export class RunRecorder {
     await new Promise<void>((done) => (mcp ? mcp.end(done) : done()));
     this.status.flush();
     await this.log.close();
-    if (this.log.writeError) this.warn(`the event log is incomplete: ${this.log.writeError.message}`);
   }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type MassGenConfig } from '../config/types';
@@ -51,16 +52,45 @@ describe('run session', () => {
     assert.equal(providers.get('a')!.callCount, 2);
   });
 
-  it('keeps going when a listener throws, and reports the error', async () => {
+  it('keeps going when a listener throws on every event, and reports it once', async () => {
     const { options } = team({ a: answerThenVote('x', 'agent1') });
-    const errors: unknown[] = [];
-    const session = new RunSession({ task: 'q', ...options, onListenerError: (e) => errors.push(e) });
+    const warnings: string[] = [];
+    const session = new RunSession({ task: 'q', ...options, onWarning: (m) => warnings.push(m) });
+    const later: RunEvent[] = [];
     session.subscribe(() => {
       throw new Error('view bug');
     });
+    session.subscribe((e) => later.push(e));
     const result = await session.start();
     assert.equal(result.reason, 'consensus');
-    assert.ok(errors.length > 3 && errors.every((e) => e instanceof Error && e.message === 'view bug'));
+    assert.deepEqual(warnings, ['a listener failed: view bug']);
+    assert.equal(later[later.length - 1].type, 'run_ended', 'the listeners after it still see every event');
+  });
+
+  it('a log folder that cannot be written: the run still ends with its winner, with one warning', async () => {
+    const { options } = team({ a: answerThenVote('four', 'agent1'), b: answerThenVote('4', 'agent1') });
+    const logDir = join(tmp, 'log');
+    mkdirSync(logDir);
+    // A file where the agents' folder must go: every answer, vote and partial file fails (ENOTDIR, even as root).
+    writeFileSync(join(logDir, 'agents'), '');
+    const warnings: string[] = [];
+    const result = await new RunSession({ task: 'q', ...options, record: { logDir }, onWarning: (m) => warnings.push(m) }).start();
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerId, 'a');
+    assert.equal(result.finalAnswer, 'four');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /run log .* stopped .*ENOTDIR/);
+    assert.equal(result.answerFile, undefined, 'no path to a file that was not written');
+  });
+
+  it('a log folder that is a file: the run still starts and ends with its winner, with one warning', async () => {
+    const { options } = team({ a: answerThenVote('four', 'agent1') });
+    const logDir = join(tmp, 'log');
+    writeFileSync(logDir, '');
+    const warnings: string[] = [];
+    const result = await new RunSession({ task: 'q', ...options, record: { logDir }, onWarning: (m) => warnings.push(m) }).start();
+    assert.equal(result.winnerId, 'a');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
   });
 
   it('a cancel before start ends the run at once as cancelled, without a model call', async () => {
@@ -127,5 +157,83 @@ describe('run session', () => {
     assert.deepEqual(result.change?.files, [{ path: 'src/a.ts', status: 'modified', added: 1, removed: 1 }]);
     assert.equal(result.change?.fileChanges[0].after, 'export const a = 2;\n');
     assert.equal(existsSync(join(baseDir, session.id)), false, 'scratch folders removed when the run ended');
+  });
+
+  it('a workspace run: each answer version\'s patch stays readable after the copies are gone', async () => {
+    const write = (path: string, content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
+    const editor: Script = (_req, i) => (i === 0 ? write('a.txt', 'new\n') : i === 1 ? reply.answer('wrote a.txt') : reply.vote('agent1'));
+    const { options } = team({ a: editor });
+    const source = join(tmp, 'project');
+    mkdirSync(source);
+    writeFileSync(join(source, 'a.txt'), 'old\n');
+    const session = new RunSession({ task: 'q', ...options, files: { kind: 'workspace', source, baseDir: join(tmp, 'copies') } });
+    const result = await session.start();
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.match(session.patchOf('agent1.1') ?? '', /-old\n\+new/);
+    assert.equal(session.patchOf('agent1.1'), result.change?.patch);
+  });
+
+  describe('lifetime', () => {
+    const seed = [{ relativePath: 'a.txt', content: 'a\n' }];
+
+    it('50 sessions on one long-lived signal leave no listener on it', async () => {
+      const outer = new AbortController();
+      for (let i = 0; i < 50; i++) {
+        const { options } = team({ a: answerThenVote('x', 'agent1') });
+        await new RunSession({ task: 'q', ...options, signal: outer.signal }).start();
+      }
+      assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+    });
+
+    it('a session that cannot be set up lets go of the signal without being started or disposed', async () => {
+      const { config } = team({ a: answerThenVote('x', 'agent1') });
+      config.agents[0].backend = { type: 'vscode-lm', family: 'vscode-lm', model: 'copilot/gpt' };
+      const outer = new AbortController();
+      const session = new RunSession({ task: 'q', config, signal: outer.signal });
+      await assert.rejects(session.prepare(), SessionSetupError);
+      await assert.rejects(session.result, SessionSetupError);
+      assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+    });
+
+    it('prepare() then dispose() removes the copies; the session cannot start after', async () => {
+      const { options } = team({ a: answerThenVote('x', 'agent1') });
+      const outer = new AbortController();
+      const baseDir = join(tmp, 'scratch');
+      const session = new RunSession({ task: 'q', ...options, signal: outer.signal, files: { kind: 'scratch', baseDir, seed } });
+      await session.prepare();
+      assert.equal(existsSync(join(baseDir, session.id)), true);
+      await Promise.all([session.dispose(), session.dispose()]);
+      assert.equal(existsSync(join(baseDir, session.id)), false);
+      assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+      await assert.rejects(session.start(), (err) => err instanceof SessionSetupError && err.kind === 'cancelled');
+      await assert.rejects(session.result, (err) => err instanceof SessionSetupError && err.kind === 'cancelled');
+    });
+
+    it('dispose() during a run cancels it and resolves once its copies are gone', async () => {
+      const { options } = team({ a: () => ({ ...reply.answer('slow'), text: 'thinking', delayMs: 5_000 }) });
+      const baseDir = join(tmp, 'scratch');
+      const session = new RunSession({ task: 'q', ...options, files: { kind: 'scratch', baseDir, seed } });
+      let disposed: Promise<void> | undefined;
+      session.subscribe((e) => {
+        if (e.type === 'text_delta') disposed ??= session.dispose();
+      });
+      const result = await session.start();
+      assert.equal(result.reason, 'cancelled');
+      await disposed;
+      assert.equal(existsSync(join(baseDir, session.id)), false);
+    });
+
+    it('result settles after run_ended, once the copies are gone and the caller\'s signal is let go', async () => {
+      const { options } = team({ a: answerThenVote('x', 'agent1') });
+      const outer = new AbortController();
+      const baseDir = join(tmp, 'scratch');
+      const session = new RunSession({ task: 'q', ...options, signal: outer.signal, files: { kind: 'scratch', baseDir, seed } });
+      const order: string[] = [];
+      session.subscribe((e) => e.type === 'run_ended' && order.push(`run_ended, copies there: ${existsSync(join(baseDir, session.id))}`));
+      const closed = session.result.then(() => order.push(`result, copies there: ${existsSync(join(baseDir, session.id))}, signal listeners: ${getEventListeners(outer.signal, 'abort').length}`));
+      void session.start();
+      await closed;
+      assert.deepEqual(order, ['run_ended, copies there: true', 'result, copies there: false, signal listeners: 0']);
+    });
   });
 });

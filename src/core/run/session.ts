@@ -1,8 +1,16 @@
-// One run from config to result, the same for every front end (the CLI, the extension, and the MCP server, eval
-// and language-model tool to come): it builds the agents' providers, opens what they work with (scratch folders or
-// copies of the workspace, MCP servers), starts the engine, folds its events into the one RunState, keeps the
-// record on disk when asked, hands every event to the listeners, and, however the run ends, takes the winner's
-// change and closes everything it opened. Listeners that subscribe before `start()` see every event.
+// One run from config to result, the same for every front end (the CLI, the extension, the MCP server, eval and the
+// language-model tool): it builds the agents' providers, opens what they work with (scratch folders or copies of the
+// workspace, MCP servers), starts the engine, folds its events into the one RunState, keeps the record on disk when
+// asked, hands every event to the listeners, and, however the run ends, takes the winner's change and closes
+// everything it opened. Listeners that subscribe before `start()` see every event.
+//
+// Its lifetime is explicit: `result` settles only once everything is closed (the engine's `run_ended` comes
+// before that), the session lets go of the caller's signal and its listeners when the run ends, and `dispose()`
+// closes a session however far it got, including one prepared and never started.
+//
+// The run belongs to the engine: what watches it (the work area, the record, the listeners) can fail without
+// failing it. Each is called inside its own guard, and every such problem reaches the front end once, through
+// `onWarning`.
 
 import { randomUUID } from 'node:crypto';
 import type { MassGenConfig } from '../config/types';
@@ -45,8 +53,11 @@ export interface RunSessionOptions {
   continues?: PreviousRun;
   /** External cancel (Ctrl-C, a chat's cancellation); `cancel()` does the same. */
   signal?: AbortSignal;
-  /** A listener threw: the run goes on; the host logs it. */
-  onListenerError?(err: unknown): void;
+  /**
+   * Something went wrong beside the run, which goes on: a listener threw, the log folder cannot be written, a note
+   * queued before the start could not be sent, the winner's change could not be read. Each distinct problem once.
+   */
+  onWarning?(message: string): void;
   /** Engine knobs for tests and benchmarks. */
   engine?: { retry?: Partial<RetryPolicy>; now?: () => Date; random?: () => number };
 }
@@ -80,9 +91,10 @@ export class RunSession {
   readonly state: RunState = initialRunState();
   private readonly listeners = new Set<SessionListener>();
   private readonly abort = new AbortController();
-  private readonly patches = new Map<string, string>();
   private prepared: Promise<Prepared> | undefined;
   private engine: Orchestrator | undefined;
+  /** The work area, kept after it is disposed: it owns the answers' patches. */
+  private area: WorkArea | undefined;
   /** Agents cancelled before the engine existed; it stops them when it starts. */
   private readonly cancelledAgents = new Set<string>();
   private answerAtStart = false;
@@ -90,24 +102,31 @@ export class RunSession {
   private readonly notesAtStart: { text: string; options: { agentId?: string; changesTask?: boolean } }[] = [];
   private run: Promise<SessionResult> | undefined;
   private finished = false;
+  private disposal: Promise<void> | undefined;
+  private readonly warned = new Set<string>();
+  private readonly onOuterAbort = () => this.abort.abort();
+  private settle!: { resolve(result: SessionResult): void; reject(err: unknown): void };
+  /**
+   * The run's result once it has ended and everything it opened is closed; settles as `start()` does and never
+   * starts the run itself. A session disposed before it started rejects it with a `cancelled` SessionSetupError.
+   */
+  readonly result: Promise<SessionResult>;
 
   constructor(private readonly options: RunSessionOptions) {
     this.id = options.runId ?? randomUUID();
     this.title = options.title ?? options.task.slice(0, 60);
+    this.result = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+    // Whoever wants the result awaits it; a session nobody asks must not raise an unhandled rejection.
+    this.result.catch(() => undefined);
     const outer = options.signal;
     if (outer?.aborted) this.abort.abort();
-    else outer?.addEventListener('abort', () => this.abort.abort(), { once: true });
+    else outer?.addEventListener('abort', this.onOuterAbort, { once: true });
   }
 
   /** Every event, after it is folded into `state`. Subscribe before `start()` to see the first ones. */
   subscribe(listener: SessionListener): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
-  }
-
-  /** Alias of `subscribe`, the shape the vote viewer's hub expects. */
-  onEvent(listener: SessionListener): Disposable {
-    return this.subscribe(listener);
   }
 
   /**
@@ -118,17 +137,44 @@ export class RunSession {
     return this.opened().then(() => undefined);
   }
 
-  /** Runs once (later calls return the same promise); rejects only as `prepare` does, before any event. */
+  /**
+   * Runs once (later calls return the same promise), resolving when everything is closed; rejects only as `prepare`
+   * does, before any event, or when the session was disposed first.
+   */
   start(): Promise<SessionResult> {
-    this.run ??= this.execute().finally(() => {
-      this.finished = true;
-      this.listeners.clear();
-    });
+    if (this.disposal && !this.run) return Promise.reject(closedBeforeStart());
+    if (!this.run) {
+      this.run = this.execute().finally(() => this.end());
+      this.run.then(this.settle.resolve, this.settle.reject);
+    }
     return this.run;
   }
 
-  get result(): Promise<SessionResult> {
-    return this.start();
+  /**
+   * Closes the session however far it got: a run going is cancelled and awaited until it has closed what it opened;
+   * what `prepare()` opened is closed when `start()` never ran. Idempotent; never rejects.
+   */
+  dispose(): Promise<void> {
+    if (!this.disposal) {
+      this.cancel();
+      this.disposal = this.run ? this.run.then(ignore, ignore) : this.closeUnstarted();
+    }
+    return this.disposal;
+  }
+
+  private async closeUnstarted(): Promise<void> {
+    // The cancel above stops a `prepare()` in flight from making more copies; what it made is closed here.
+    const prepared = await this.prepared?.catch(() => undefined);
+    if (prepared) await this.close(prepared);
+    this.end();
+    this.settle.reject(closedBeforeStart());
+  }
+
+  /** Nothing more to hear and nothing to cancel: let go of the listeners and the caller's (possibly long-lived) signal. */
+  private end(): void {
+    this.finished = true;
+    this.listeners.clear();
+    this.options.signal?.removeEventListener('abort', this.onOuterAbort);
   }
 
   get running(): boolean {
@@ -163,9 +209,9 @@ export class RunSession {
     else this.cancelledAgents.add(agentId);
   }
 
-  /** The patch of an answer version in a workspace run (kept after the copies are gone). */
+  /** The patch of an answer version in a workspace run (kept after the copies are gone, while memory allows). */
   patchOf(versionLabel: string): string | undefined {
-    return this.patches.get(versionLabel);
+    return this.area?.patchOf?.(versionLabel);
   }
 
   private async setup(): Promise<Prepared> {
@@ -177,7 +223,7 @@ export class RunSession {
     let area: WorkArea | undefined;
     let mcp: RunMcpTools | undefined;
     try {
-      recorder = options.record ? new RunRecorder({ ...options.record, continuedFrom: options.continues }, this.state) : undefined;
+      recorder = options.record ? new RunRecorder({ ...options.record, continuedFrom: options.continues }, this.state, (message) => this.warn(message)) : undefined;
       area = options.files ? await openWorkArea(options.files, this.id, labels, this.abort.signal) : undefined;
       const commands = area && wantsCommands(config.agents, options.commands) ? await openCommandTools(config.agents, options.commands, area) : undefined;
       if (usesMcp(config.agents, options.mcp)) mcp = await openMcpTools({ ...options.mcp, log: options.mcp?.log ?? recorder?.mcpLog });
@@ -202,10 +248,11 @@ export class RunSession {
         ...options.engine,
       });
       this.engine = orchestrator;
+      this.area = area;
       for (const id of this.cancelledAgents) orchestrator.cancelAgent(id);
       return { orchestrator, area, mcp, recorder };
     } catch (err) {
-      await close({ area, mcp, recorder });
+      await this.close({ area, mcp, recorder });
       if (err instanceof SessionSetupError) throw err;
       if (this.abort.signal.aborted) throw new SessionSetupError('cancelled', 'cancelled before the agents started');
       throw new SessionSetupError('environment', errorMessage(err));
@@ -215,21 +262,45 @@ export class RunSession {
   private async execute(): Promise<SessionResult> {
     const prepared = await this.opened();
     const { orchestrator, area, recorder } = prepared;
+    let result: SessionResult;
+    let changeFile: string | undefined;
     try {
       const running = orchestrator.run();
       this.engineStarted = true;
       for (const n of this.notesAtStart.splice(0)) this.tryNote(n.text, n.options);
       if (this.answerAtStart) orchestrator.answerNow();
-      const result: SessionResult = await running;
+      result = await running;
       if (area && result.winnerLabel) result.change = await this.winnerChange(area, result.winnerLabel);
-      if (recorder) {
-        result.logDir = recorder.logDir;
-        if (result.winnerId) result.answerFile = recorder.finalAnswerPath(result.winnerId);
-        if (result.winnerId && result.change && this.options.files?.kind === 'workspace') result.changeFile = recorder.writeWinnerChange(result.winnerId, result.change.patch);
-      }
-      return result;
+      if (recorder && result.winnerId && result.change && this.options.files?.kind === 'workspace') changeFile = recorder.writeWinnerChange(result.winnerId, result.change.patch);
     } finally {
-      await close(prepared);
+      await this.close(prepared);
+    }
+    if (recorder) {
+      result.logDir = recorder.logDir;
+      // A log that failed may lack these files: name only what is there.
+      if (recorder.intact && result.winnerId) result.answerFile = recorder.finalAnswerPath(result.winnerId);
+      if (recorder.intact && changeFile) result.changeFile = changeFile;
+    }
+    return result;
+  }
+
+  /** Reports a problem beside the run, once; a front end's reporter that throws is not allowed to stop it either. */
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    try {
+      this.options.onWarning?.(message);
+    } catch {
+      // Nowhere left to report it.
+    }
+  }
+
+  /** Runs one sink (the work area, the record, a listener) so that its failure is reported, not thrown into the run. */
+  private guard(sink: string, deliver: () => void): void {
+    try {
+      deliver();
+    } catch (err) {
+      this.warn(`${sink} failed: ${errorMessage(err)}`);
     }
   }
 
@@ -238,12 +309,18 @@ export class RunSession {
     try {
       this.engine?.note(text, options);
     } catch (err) {
-      this.options.onListenerError?.(new Error(`a note was not sent: ${errorMessage(err)}`));
+      this.warn(`a note was not sent: ${errorMessage(err)}`);
     }
   }
 
   private opened(): Promise<Prepared> {
-    this.prepared ??= this.setup();
+    if (this.disposal && !this.prepared) return Promise.reject(closedBeforeStart());
+    // A session that cannot be set up can never run: it lets go of the caller's signal as a finished one does.
+    this.prepared ??= this.setup().catch((err: unknown) => {
+      this.end();
+      this.settle.reject(err);
+      throw err;
+    });
     return this.prepared;
   }
 
@@ -252,7 +329,7 @@ export class RunSession {
     try {
       return await area.winnerChange(versionLabel);
     } catch (err) {
-      this.options.onListenerError?.(new Error(`the winner's change could not be read: ${errorMessage(err)}`));
+      this.warn(`the winner's change could not be read: ${errorMessage(err)}`);
       return undefined;
     }
   }
@@ -260,28 +337,27 @@ export class RunSession {
   private dispatch(event: RunEvent, recorder: RunRecorder | undefined, area: WorkArea | undefined): void {
     applyEvent(this.state, event);
     if (event.type === 'answer_added' && area) {
-      const agentLabel = event.label.slice(0, event.label.lastIndexOf('.'));
-      area.answerAccepted(agentLabel, event.label, event.change);
-      const patch = area.patchOf?.(event.label);
-      if (patch !== undefined) {
-        this.patches.set(event.label, patch);
-        recorder?.writeAnswerPatch(event.agentId, event.label, patch);
-      }
+      this.guard('the work area', () => {
+        const agentLabel = event.label.slice(0, event.label.lastIndexOf('.'));
+        area.answerAccepted(agentLabel, event.label, event.change);
+        const patch = area.patchOf?.(event.label);
+        if (patch !== undefined) recorder?.writeAnswerPatch(event.agentId, event.label, patch);
+      });
     }
-    recorder?.onEvent(event);
-    for (const listener of this.listeners) {
-      try {
-        listener(event, this.state);
-      } catch (err) {
-        this.options.onListenerError?.(err);
-      }
-    }
+    if (recorder) this.guard('the run log', () => recorder.onEvent(event));
+    for (const listener of this.listeners) this.guard('a listener', () => listener(event, this.state));
+  }
+
+  /** Closes what a run opened, in the order nothing depends on: MCP servers, the copies, then the record. Never throws. */
+  private async close(opened: Partial<Omit<Prepared, 'orchestrator'>>): Promise<void> {
+    await opened.mcp?.close().catch((err) => this.warn(`the MCP servers did not close cleanly: ${errorMessage(err)}`));
+    await opened.area?.dispose();
+    await opened.recorder?.close();
   }
 }
 
-/** Closes what a run opened, in the order nothing depends on: MCP servers, the copies, then the record. */
-async function close(opened: Partial<Omit<Prepared, 'orchestrator'>>): Promise<void> {
-  await opened.mcp?.close().catch(() => undefined);
-  await opened.area?.dispose();
-  await opened.recorder?.close();
+const ignore = () => undefined;
+
+function closedBeforeStart(): SessionSetupError {
+  return new SessionSetupError('cancelled', 'the run was closed before it started');
 }

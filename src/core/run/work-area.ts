@@ -47,7 +47,7 @@ export interface WorkArea {
   answerAccepted(agentLabel: string, versionLabel: string, change: AnswerChange | undefined): void;
   /** Workspace runs: a fresh checkout of an answer version for the project's checks, linked to its dependencies. */
   checkout?(versionLabel: string, signal: AbortSignal): Promise<VersionCheckout>;
-  /** Workspace runs: the patch of an answer version, made when it was snapshotted. */
+  /** Workspace runs: the patch of an answer version, made when it was snapshotted; kept after `dispose`, bounded (patch-store.ts). */
   patchOf?(versionLabel: string): string | undefined;
   /** The change of the winning version. */
   winnerChange(versionLabel: string): Promise<WinnerChange | undefined>;

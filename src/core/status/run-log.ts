@@ -1,8 +1,11 @@
 // The log directory of a run: the RunEvent stream as JSONL, every answer version and vote as files (and, in a
 // workspace run, each version's patch), what a turn cut short had written (agents/<id>/partial.txt), and the final
 // answer at final/<winner>/answer.txt (upstream's path, which automation reads). Events carry no secrets, so nothing here needs redacting.
+// Written asynchronously, in order, through one queue, so a slow or full disk never blocks or throws into the run:
+// the first write error is reported once and ends the log (later writes would only fail again or leave gaps).
 
-import { createWriteStream, existsSync, mkdirSync, writeFileSync, appendFileSync, type WriteStream } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { appendFile, mkdir, open, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '../engine/events';
 
@@ -27,16 +30,24 @@ export function safeName(id: string): string {
 }
 
 export class RunLog {
-  private readonly events: WriteStream;
+  private queue: Promise<void> = Promise.resolve();
+  private events: FileHandle | undefined;
+  /** Event lines recorded since the last write: deltas come many per second, so they go out in batches. */
+  private pendingEvents = '';
+  private flushQueued = false;
 
-  constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
-    this.events = createWriteStream(join(dir, 'events.jsonl'), { flags: 'a' });
-    // A full disk must not crash the run: the answer still reaches stdout; the log is best effort.
-    this.events.on('error', (err) => (this.writeError ??= err));
+  /** `onError`: the first write error, after which nothing more is written. */
+  constructor(
+    readonly dir: string,
+    private readonly onError: (err: Error) => void = () => undefined,
+  ) {
+    this.enqueue(async () => {
+      await mkdir(dir, { recursive: true });
+      this.events = await open(join(dir, 'events.jsonl'), 'a');
+    });
   }
 
-  /** The first error writing the event log, if any. */
+  /** The first write error, if any. */
   writeError: Error | undefined;
 
   finalAnswerPath(agentId: string): string {
@@ -47,7 +58,17 @@ export class RunLog {
   private readonly streaming = new Map<string, string>();
 
   record(event: RunEvent): void {
-    this.events.write(`${JSON.stringify(event)}\n`);
+    if (this.writeError) return;
+    this.pendingEvents += `${JSON.stringify(event)}\n`;
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      this.enqueue(async () => {
+        this.flushQueued = false;
+        const text = this.pendingEvents;
+        this.pendingEvents = '';
+        await this.events!.appendFile(text);
+      });
+    }
     switch (event.type) {
       case 'turn_started':
         this.streaming.set(event.agentId, '');
@@ -78,7 +99,7 @@ export class RunLog {
     this.writeFile(join('agents', safeName(agentId), safeName(name)), content);
   }
 
-  /** `final/<id>/<name>` (the winner's change); returns its path. */
+  /** `final/<id>/<name>` (the winner's change); returns its path, written once `close()` resolves. */
   writeFinalFile(agentId: string, name: string, content: string): string {
     const rel = join('final', safeName(agentId), safeName(name));
     this.writeFile(rel, content);
@@ -92,17 +113,38 @@ export class RunLog {
 
   private writeFile(rel: string, content: string): void {
     const path = join(this.dir, rel);
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, content);
+    this.enqueue(async () => {
+      await mkdir(join(path, '..'), { recursive: true });
+      await writeFile(path, content);
+    });
   }
 
   private appendFile(rel: string, content: string): void {
     const path = join(this.dir, rel);
-    mkdirSync(join(path, '..'), { recursive: true });
-    appendFileSync(path, content);
+    this.enqueue(async () => {
+      await mkdir(join(path, '..'), { recursive: true });
+      await appendFile(path, content);
+    });
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.events.end(resolve));
+  /** Queued after every write before it; skipped once a write has failed. */
+  private enqueue(write: () => Promise<void>): void {
+    this.queue = this.queue.then(async () => {
+      if (this.writeError) return;
+      try {
+        await write();
+      } catch (err) {
+        this.writeError = err instanceof Error ? err : new Error(String(err));
+        this.pendingEvents = '';
+        this.onError(this.writeError);
+      }
+    });
+  }
+
+  /** Resolves once everything recorded is on disk (or the log has failed); never rejects. */
+  async close(): Promise<void> {
+    await this.queue;
+    await this.events?.close().catch(() => undefined);
+    this.events = undefined;
   }
 }

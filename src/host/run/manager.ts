@@ -1,7 +1,8 @@
 // Starts runs for the commands and the chat participant: resolves the config and the team, hands the run to a
 // RunSession (core), and keeps the recent runs for the views. Listeners (the log channel, the caller's, the vote
 // viewer through `onDidStart`) are attached before the session starts, so each sees every event. Secrets never
-// reach the log: events carry none.
+// reach the log: events carry none. It alone decides which runs are kept; the vote viewer and the previews let a
+// run go when it fires `onDidDrop`.
 
 import * as vscode from 'vscode';
 import { formatIssue } from '../../core/config/load';
@@ -55,12 +56,18 @@ function ranAgent(a: AgentConfig): RanAgent {
   return { id: a.id, provider: a.backend.type, model: a.backend.model, ...(persona ? { persona } : {}) };
 }
 
+/** Runs kept for the views in this window (the vote viewer also stores every run on disk). */
+const KEPT_RUNS = 20;
+
 export class RunManager implements vscode.Disposable {
   private readonly runs: RunSession[] = [];
   /** Each kept run's prompt (RunRequest.prompt) and the agents that ran, for the views. */
   private readonly info = new Map<string, { prompt: string; agents: RanAgent[] }>();
   private readonly started = new vscode.EventEmitter<RunSession>();
   readonly onDidStart = this.started.event;
+  private readonly dropped = new vscode.EventEmitter<string>();
+  /** A run is no longer kept (its id): the oldest finished ones go past KEPT_RUNS; a run going is never dropped. */
+  readonly onDidDrop = this.dropped.event;
 
   constructor(private readonly keys: KeyStore, private readonly log: vscode.LogOutputChannel) {}
 
@@ -113,7 +120,7 @@ export class RunManager implements vscode.Disposable {
       commands,
       checks: runConfig.checksFrom ? { approveUnsandboxed: checksApprover(), source: runConfig.checksFrom } : undefined,
       signal: request.signal,
-      onListenerError: (err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`),
+      onWarning: (message) => this.log.warn(`run "${request.title}": ${message}`),
     });
     await session.prepare();
     this.log.info(`run "${request.title}": ${team.config.agents.length} agent(s) from ${team.config.source}: ${team.config.agents.map((a) => `${a.id} (${a.backend.type} ${a.backend.model})`).join(', ')}`);
@@ -121,11 +128,28 @@ export class RunManager implements vscode.Disposable {
     if (request.onEvent) session.subscribe(request.onEvent);
     this.runs.push(session);
     this.info.set(session.id, { prompt: request.prompt ?? request.task, agents: team.config.agents.map(ranAgent) });
-    // A bounded history for the views; runs are also persisted by the vote viewer.
-    for (const dropped of this.runs.splice(0, Math.max(0, this.runs.length - 20))) this.info.delete(dropped.id);
     this.started.fire(session);
-    void session.start().catch((err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`));
+    this.prune();
+    void session
+      .start()
+      .catch((err) => this.log.error(`run "${request.title}": ${errorMessage(err)}`))
+      .finally(() => this.prune());
     return session;
+  }
+
+  private prune(): void {
+    let excess = this.runs.length - KEPT_RUNS;
+    for (let i = 0; excess > 0 && i < this.runs.length; ) {
+      const run = this.runs[i];
+      if (run.running) {
+        i++;
+        continue;
+      }
+      this.runs.splice(i, 1);
+      this.info.delete(run.id);
+      excess--;
+      this.dropped.fire(run.id);
+    }
   }
 
   /** See commands-policy.ts: never untrusted, only in workspace runs, always with an approval prompt. */
@@ -177,8 +201,20 @@ export class RunManager implements vscode.Disposable {
     return active.length;
   }
 
+  /**
+   * Cancels every run going and waits until each has closed its copies, MCP servers and log, for at most `timeoutMs`
+   * (window reload and shutdown wait on it through `deactivate`).
+   */
+  async closeAll(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all(this.runs.map((r) => r.dispose())), late]);
+    clearTimeout(timer);
+  }
+
   dispose(): void {
     this.cancelAll();
     this.started.dispose();
+    this.dropped.dispose();
   }
 }

@@ -41,10 +41,17 @@ export class RunPreviews implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();
   /** A run's apply state changed (its id). */
   readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly runs: RunManager, private readonly preview: PreviewManager) {
-    this.subscription = preview.onDidChange((runId) => this.changed.fire(runId));
+    this.subscriptions = [preview.onDidChange((runId) => this.changed.fire(runId)), runs.onDidDrop((runId) => this.drop(runId))];
+  }
+
+  /** The RunManager no longer keeps the run: neither are its document text and applied change kept here. */
+  private drop(runId: string): void {
+    this.targets.delete(runId);
+    this.files.delete(runId);
+    this.applied.delete(runId);
   }
 
   register(runId: string, target: ApplyTarget): void {
@@ -173,7 +180,7 @@ export class RunPreviews implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
 }

@@ -127,6 +127,19 @@ describe('vote viewer: host hub', () => {
     hub.dispose();
   });
 
+  it('keeps a run\'s feed exactly as long as the source keeps the run, however many finished runs there are', async () => {
+    const { source, hub } = await setup({ history: false });
+    for (let i = 1; i <= 25; i++) source.start(`run-${i}`, `Run ${i}`, events);
+    assert.ok(hub.feed('run-1'), 'the hub keeps no count of its own');
+    source.drop('run-1');
+    assert.equal(hub.feed('run-1'), undefined);
+    const run = hub.feed('run-2')!.run as ReturnType<FakeSource['start']>;
+    source.drop('run-2');
+    assert.equal(run.listenerCount, 0, 'its subscription to the run is gone');
+    assert.ok(hub.feed('run-3'));
+    hub.dispose();
+  });
+
   it('a run announced before its first event (as the run session does) has round 1 on its timeline', async () => {
     const { source, hub } = await setup();
     const page = new NodePage(hub);

@@ -1,6 +1,7 @@
 // The vote viewer's host side, free of `vscode` so it runs in Node tests and the benchmark: it follows the runs of
-// the RunManager (keeping the viewer extras next to each run's RunState), and serves any number of webviews (the
-// sidebar view, the editor panel), one ViewerConnection each (connection.ts), through ports.
+// the RunManager (keeping the viewer extras next to each run's RunState, for as long as the RunManager keeps the
+// run), and serves any number of webviews (the sidebar view, the editor panel), one ViewerConnection each
+// (connection.ts), through ports.
 
 import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
@@ -14,12 +15,12 @@ export interface Disposable {
   dispose(): void;
 }
 
-/** What the viewer needs of an ActiveRun (structural, so tests can fake it). */
+/** What the viewer needs of a RunSession (structural, so tests can fake it). */
 export interface LiveRun {
   readonly id: string;
   readonly title: string;
   readonly state: RunState;
-  onEvent(listener: (event: RunEvent, state: RunState) => void): Disposable;
+  subscribe(listener: (event: RunEvent, state: RunState) => void): Disposable;
   cancel(): void;
   cancelAgent(agentId: string): void;
   /** Ends the run now with the best current answer (end reason user_stop). */
@@ -33,6 +34,8 @@ export interface LiveRun {
 /** What the viewer needs of the RunManager. */
 export interface RunSource {
   onDidStart(listener: (run: LiveRun) => void): Disposable;
+  /** A run is no longer kept (the source alone decides which runs are): its feed goes; the history keeps it. */
+  onDidDrop(listener: (runId: string) => void): Disposable;
   readonly latest: LiveRun | undefined;
   find(id: string): LiveRun | undefined;
   /** What the user asked, in their words (the engine's task, `state.question`, may wrap it in history and context). */
@@ -67,8 +70,6 @@ export interface HubOptions {
   coalescer?: CoalescerOptions;
   /** Quiet time after the last delta before the `head` message (default 1000 ms). */
   headDelayMs?: number;
-  /** Live runs kept in memory for the viewer (the RunManager keeps 20). */
-  maxLiveRuns?: number;
 }
 
 /** Nothing to apply: stored runs, and runs not started from an editor. */
@@ -85,7 +86,7 @@ export class RunFeed {
     // opened mid-run) starts its extras from the agents its state lists.
     for (const a of run.state.agents) this.extras.agents[a.id] = { tools: [], toolsDropped: 0, lastFailure: null, lastFailureCause: null, streamedChars: 0 };
     this.startedAt = now - run.state.elapsedMs;
-    this.subscription = run.onEvent((event, state) => {
+    this.subscription = run.subscribe((event, state) => {
       applyExtras(this.extras, event, state);
       for (const l of this.listeners) l(event);
       if (event.type === 'run_ended') onEnded(this);
@@ -110,8 +111,7 @@ export class RunFeed {
 export class ViewerHub implements Disposable {
   private readonly feeds = new Map<string, RunFeed>();
   private readonly connections = new Set<ViewerConnection>();
-  private readonly subscription: Disposable;
-  private readonly maxLiveRuns: number;
+  private readonly subscriptions: Disposable[];
   private disposed = false;
   /** The next run's team, once worked out (snapshots carry it; a `setup` message follows each change). */
   setup: Setup | null = null;
@@ -123,8 +123,7 @@ export class ViewerHub implements Disposable {
     readonly services: ViewerServices,
     readonly options: HubOptions = {},
   ) {
-    this.maxLiveRuns = options.maxLiveRuns ?? 20;
-    this.subscription = source.onDidStart((run) => this.track(run));
+    this.subscriptions = [source.onDidStart((run) => this.track(run)), source.onDidDrop((id) => this.drop(id))];
     const latest = source.latest;
     if (latest) this.track(latest);
     void this.setupChanged();
@@ -142,13 +141,12 @@ export class ViewerHub implements Disposable {
   track(run: LiveRun): void {
     if (this.disposed || this.feeds.has(run.id)) return;
     this.feeds.set(run.id, new RunFeed(run, this.now(), (feed) => void this.persist(feed), this.source.promptOf?.(run.id)));
-    while (this.feeds.size > this.maxLiveRuns) {
-      const [oldestId, oldest] = this.feeds.entries().next().value as [string, RunFeed];
-      if (oldest.running) break;
-      oldest.dispose();
-      this.feeds.delete(oldestId);
-    }
     for (const c of this.connections) c.runStarted(run.id);
+  }
+
+  private drop(runId: string): void {
+    this.feeds.get(runId)?.dispose();
+    this.feeds.delete(runId);
   }
 
   feed(id: string): RunFeed | undefined {
@@ -225,7 +223,7 @@ export class ViewerHub implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     for (const c of [...this.connections]) c.dispose();
     for (const f of this.feeds.values()) f.dispose();
     this.feeds.clear();
