@@ -18,6 +18,10 @@ import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
 import { mean, median, parts } from '../lib/stats';
 import { runCase } from './consensus';
 import { serialise } from '../lib/tokens';
+import { lineTime } from '../lib/line-time';
+import { reanchorSelection } from '../../src/core/edit/reanchor';
+import { parsePatch } from '../../webview/diff-parse';
+import { addedFile, joinPatches } from '../../test/webview/patches';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -218,6 +222,27 @@ export const scale: Scenario = {
     );
     r.goal(`scale.rounds${rounds}.tokens_ratio`, `${rounds}-round disagreeing run: prompt tokens ours/upstream`, c.ours.promptTokens / c.upstream.promptTokens, '<', 1);
     r.figure(`rounds${rounds}_vs_upstream`, { ours: c.ours, upstream: c.upstream });
+
+    // Large texts the user's side handles in one pass: the viewer's diff parser, the selection's re-anchoring.
+    const linesOf = (n: number) => Array.from({ length: n }, (_, i) => `export const value${i} = ${i};`);
+    const parse = lineTime(50_000, (n) => joinPatches([addedFile('big.ts', linesOf(n))]).patch, parsePatch, ctx.quick ? 5 : 21);
+    const reanchor = lineTime(
+      40_000,
+      (n) => {
+        const doc = `${linesOf(n).join('\n')}\n`;
+        const start = doc.indexOf(`export const value${Math.floor(n * 0.75)} =`);
+        return { originalDoc: doc, currentDoc: doc.replace(/\n/g, '\r\n'), start, end: doc.indexOf('\n', start) };
+      },
+      (selection) => {
+        if (!reanchorSelection(selection).ok) throw new Error('the selection was not re-anchored');
+      },
+      ctx.quick ? 5 : 21,
+    );
+    for (const [key, title, t] of [['parse_patch', 'viewer: parsing a patch', parse], ['reanchor_crlf', 'selection: re-anchoring across LF → CRLF', reanchor]] as const) {
+      r.goal(`scale.${key}.line_time_ratio`, `${title}, time per line ${fmt(t.largeLines, 0)} / ${fmt(t.smallLines, 0)} lines`, t.ratio, '<=', 1.5);
+      r.info(`    µs per line (${fmt(t.smallLines, 0)} → ${fmt(t.largeLines, 0)} lines)`, `${fmt(t.smallUsPerLine, 3)} → ${fmt(t.largeUsPerLine, 3)}`);
+      r.figure(key, t);
+    }
     r.note('Engine time per event excludes the event consumer; prompt size is what every provider must serialise and send per call.');
     return r.result();
   },

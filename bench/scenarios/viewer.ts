@@ -178,6 +178,23 @@ export const viewer: Scenario = {
       r.info('  webview heap after GC; DOM elements', `${fmt(heap.heapShortMB, 1)} MB → ${fmt(heap.heapLongMB, 1)} MB; ${heap.domNodesShort} → ${heap.domNodesLong} elements`);
       r.figure('heap', heap);
     }
+    // A reopened or reloaded viewer renders the whole run from one snapshot (bench/lib/viewer-snapshot.ts).
+    let snapshot: { small: { kb: number; ms: number }; large: { kb: number; ms: number }; ratio: number } | null = null;
+    let snapshotWhy = why;
+    if (script) {
+      ctx.log('viewer: snapshot render, 8 agents × 1 and × 4 answers of 12 KB');
+      const res = await runChild(ctx.root, [join('bench', 'lib', 'viewer-snapshot.ts'), ctx.quick ? '2' : '7'], 240_000);
+      try {
+        snapshot = JSON.parse(res.stdout.trim().split('\n').pop() ?? '');
+      } catch {
+        snapshotWhy = `snapshot probe failed (exit ${res.code}): ${res.stderr.trim().split('\n').slice(-1)[0] ?? ''}`;
+      }
+    }
+    r.goal('viewer.snapshot.kb_time_ratio', 'snapshot render, time per KB: 4 answers / 1 answer per agent', snapshot ? snapshot.ratio : null, '<=', 1.5, '', { digits: 2, note: snapshot ? undefined : snapshotWhy });
+    if (snapshot) {
+      r.info('  snapshot render (median of reloads)', `${fmt(snapshot.small.ms, 0)} ms for ${fmt(snapshot.small.kb, 0)} KB; ${fmt(snapshot.large.ms, 0)} ms for ${fmt(snapshot.large.kb, 0)} KB`);
+      r.figure('snapshot', snapshot);
+    }
     r.info(
       '  host coalescer alone (virtual time, no browser)',
       `${fmt(proxy.messagesPerSecond, 1)} messages/s for ${fmt(proxy.eventsPerSecond, 0)} delta events/s (≤ ${proxy.maxEventsPerMessage} events per message)`,

@@ -14,7 +14,10 @@
 import { cp, mkdtemp, mkdir, readFile, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createWorkspaceCopies } from '../../src/core/workspace/copies';
+import { createWorkspaceToolbox, SEARCH_FILES } from '../../src/core/workspace/file-tools';
 import type { WorkspaceCopies } from '../../src/core/workspace/types';
 import { buildRepo, fingerprintDiff, git, repoFingerprint, treeSize, type BuiltRepo } from '../lib/git-repo';
 import { canTrace, traceGit, type Traced } from '../lib/git-trace';
@@ -216,6 +219,34 @@ function phaseRows(r: Results, traced: Traced<unknown>): void {
   }
 }
 
+/**
+ * search_files for a line no file holds (so every file is read) against the `git grep` it runs, without its checks
+ * and parsing; alternating, after a warm-up of each; medians.
+ */
+async function searchSeries(dir: string, repeats: number): Promise<{ oursMs: number; plainMs: number; repeats: number }> {
+  const box = createWorkspaceToolbox({ own: dir, peers: { labels: [], view: () => undefined } });
+  const needle = 'massgen-bench: a line no file holds';
+  const ours: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i <= repeats; i++) {
+    let t0 = performance.now();
+    const found = await box.execute({ id: `search${i}`, name: SEARCH_FILES, arguments: JSON.stringify({ pattern: needle }) }, new AbortController().signal);
+    const oursMs = performance.now() - t0;
+    if (!found.ok) throw new Error(`search_files failed: ${found.content}`);
+    t0 = performance.now();
+    // Exit code 1: no match, as expected.
+    await promisify(execFile)('git', ['grep', '--no-index', '--exclude-standard', '-n', '-I', '-z', '-F', '-e', needle], { cwd: dir }).catch((err: { code?: number }) => {
+      if (err.code !== 1) throw err;
+    });
+    const plainMs = performance.now() - t0;
+    if (i > 0) {
+      ours.push(oursMs);
+      plain.push(plainMs);
+    }
+  }
+  return { oursMs: median(ours), plainMs: median(plain), repeats };
+}
+
 export const workspace: Scenario = {
   name: 'workspace',
   title: '7. Workspace copies: setup vs plain git worktree add; snapshot bytes vs upstream',
@@ -256,6 +287,12 @@ export const workspace: Scenario = {
     r.info(`  plain: ${AGENTS}× git worktree add --detach, one after another`, `${ms(plainMs)}  (runs: ${plain.map((x) => fmt(x, 0)).join(', ')} ms; ${ms(plainMs / AGENTS)} per add)`);
     r.info(`  ours / ${AGENTS} plain adds run in parallel`, `${fmt(oursMs / parallelMs, 2)}  (parallel: ${ms(parallelMs)}; runs ${parallel.map((x) => fmt(x, 0)).join(', ')} ms${retries ? `; ${retries} add(s) refused and retried` : ''})`);
     if (traced) phaseRows(r, traced);
+
+    // ---- search_files over the agent's own folder: the repository's working tree (a copy holds the same files)
+    const search = await searchSeries(repo.dir, repeats * 3);
+    r.goal('workspace.search.vs_git_grep', `search_files, a line no file holds, ${fmt(files, 0)}-file tree: ours / the plain git grep`, search.oursMs / search.plainMs, '<=', 1.5);
+    r.info('  search_files / git grep --no-index (medians)', `${ms(search.oursMs)} / ${ms(search.plainMs)}`);
+    r.figure('search', search);
 
     // The same on a RAM disk (copies only; the repository stays where it is): what our code and git cost when
     // writing files costs next to nothing. Shared machines make file creation on disk slow and irregular.

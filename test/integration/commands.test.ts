@@ -90,7 +90,7 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
         },
       }, { voteFor: 'agent1' }),
     );
-    const started = Date.now();
+    // `sleep 601` and `sleep 302` outlast this suite's 90 s timeout: the run ends at all only if it waited for neither.
     const r = await run(['run', '--config', config(server.baseUrl), '--workspace', project, '--allow-commands', '--log-dir', join(work, 'logs-cmd'), 'Run the tests'], { OPENAI_API_KEY: SECRET, CFG_KEY: CONFIG_SECRET, GITHUB_TOKEN: 'ghp_SECRET_token' });
     assert.equal(r.code, 0, r.stderr);
     const [test, env, touch, net, sleep, background, gitStatus] = toolResults(server);
@@ -105,7 +105,6 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
     assert.match(sleep, /timed out after 1 s/i);
     assert.match(background, /bg1/);
     assert.match(gitStatus, /exit code 0[\s\S]* M test\.js/, 'git works in the copy (read-only repository)');
-    assert.ok(Date.now() - started < 30_000);
     assert.deepEqual(processesMatching('sleep 601'), [], 'the hanging command was killed');
     assert.deepEqual(processesMatching('sleep 302'), [], 'the background command ended with the run');
     const status = JSON.parse(readFileSync(join(work, 'logs-cmd', 'status.json'), 'utf8'));

@@ -4,6 +4,7 @@
 // provider, so every run goes through the real Orchestrator. After every test no server process may be left.
 
 import assert from 'node:assert/strict';
+import { eventually } from '../helpers/eventually';
 import { alive } from '../helpers/processes';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -267,18 +268,17 @@ describe('MCP toolboxes against real servers', function () {
 
     it('a server that starts but never answers: connect times out, its process is ended', async () => {
       const box = toolbox([scripted({ connectTimeoutSeconds: 0.5 }, '--hang')]);
-      const started = Date.now();
       await assert.rejects(box.start(never), /MCP server "scripted" failed to start: did not connect within 0\.5 s/);
-      assert.ok(Date.now() - started < 3000);
       assert.deepEqual(box.tools, []);
       const [pid] = box.processIds();
       await box.close();
       assert.equal(alive(pid), false);
     });
 
-    it('cancel during a long tool call ends the run quickly and leaves no process', async () => {
+    // The operation takes 10 minutes, far past this suite's timeout: the run ends at all only if cancel ended it.
+    it('cancel during a long tool call ends the run without waiting for the call, and leaves no process', async () => {
       const box = toolbox([everything()], { approve: async () => true });
-      const script: Script = () => ({ toolCalls: [{ name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 20, steps: 2 } }] });
+      const script: Script = () => ({ toolCalls: [{ name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 600, steps: 2 } }] });
       const team = runTeam([{ id: 'a', toolbox: box, script }]);
       const poll = setInterval(() => {
         if (team.of('tool_call').length > 0) {
@@ -286,24 +286,21 @@ describe('MCP toolboxes against real servers', function () {
           setTimeout(() => team.orchestrator.cancel(), 100);
         }
       }, 10);
-      const started = Date.now();
       const result = await team.result;
       clearInterval(poll);
       assert.equal(result.reason, 'cancelled');
-      assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
       assert.equal(box.processIds().length, 1);
       assert.ok(box.processIds().every((p) => !alive(p)));
     });
 
+    // The connect timeout (10 minutes) is far past this suite's timeout: the run ends at all only if cancel ended it.
     it('cancel while servers are still connecting: nothing is left running', async () => {
-      const box = toolbox([scripted({ connectTimeoutSeconds: 30 }, '--hang'), everything()]);
+      const box = toolbox([scripted({ connectTimeoutSeconds: 600 }, '--hang'), everything()]);
       const controller = new AbortController();
       const team = runTeam([{ id: 'a', toolbox: box, script: () => reply.answer('x') }], { signal: controller.signal });
       setTimeout(() => controller.abort(), 300);
-      const started = Date.now();
       const result = await team.result;
       assert.equal(result.reason, 'cancelled');
-      assert.ok(Date.now() - started < 5000);
       assert.ok(box.processIds().length >= 1);
       assert.ok(box.processIds().every((p) => !alive(p)));
     });
@@ -383,12 +380,11 @@ describe('MCP toolboxes against real servers', function () {
   });
 
   describe('failures', () => {
+    // The operation takes 10 minutes, far past this suite's timeout: the call ends at all only by its own timeout.
     it('a per-call timeout fails the call, not the server', async () => {
       const box = toolbox([everything({ timeoutSeconds: 0.3, requireApproval: false })]);
       await box.start(never);
-      const started = Date.now();
-      const r = await call(box, 'mcp__everything__trigger-long-running-operation', { duration: 5, steps: 5 });
-      assert.ok(Date.now() - started < 2000);
+      const r = await call(box, 'mcp__everything__trigger-long-running-operation', { duration: 600, steps: 5 });
       assert.deepEqual(r, { ok: false, content: 'mcp__everything__trigger-long-running-operation failed: no result within 0.3 s (the call was cancelled)' });
       assert.equal((await call(box, 'mcp__everything__echo', { message: 'after' })).content, 'Echo: after');
     });
@@ -445,9 +441,7 @@ describe('MCP toolboxes against real servers', function () {
       const grandchild = Number((await call(box, 'mcp__scripted__grandchild')).content);
       assert.ok(grandchild > 0 && alive(grandchild));
       await box.close();
-      const deadline = Date.now() + 2000;
-      while (alive(grandchild) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(alive(grandchild), false);
+      await eventually(() => !alive(grandchild), { what: `the grandchild ${grandchild} to end` });
     });
   });
 

@@ -122,14 +122,13 @@ describe('vote viewer (webview logic): parsing unified diffs', () => {
     }
   });
 
-  it('parses a 50,000-line patch in a few milliseconds', () => {
+  // Its time per line, against a patch a tenth the size, is measured by the bench (`scale` scenario).
+  it('parses a 50,000-line patch', () => {
     const { patch } = joinPatches([addedFile('big.ts', Array.from({ length: 50_000 }, (_, i) => `export const value${i} = ${i};`))]);
-    parsePatch(patch);
-    const started = performance.now();
     const parsed = parsePatch(patch);
-    const ms = performance.now() - started;
     assert.equal(parsed.files[0].rows.length, 50_001);
-    assert.ok(ms < 150, `${ms.toFixed(1)} ms`);
+    const last = parsed.files[0].rows.at(-1);
+    assert.deepEqual([last?.kind, last?.newNo, last?.text], ['add', 50_000, 'export const value49999 = 49999;']);
   });
 });
 

@@ -15,6 +15,7 @@ import { makeNonce, viewerHtml } from '../../src/host/viewer/html';
 import type { ViewerConnection } from '../../src/host/viewer/connection';
 import { ViewerHub, type HubOptions } from '../../src/host/viewer/hub';
 import type { HostMessage, WebviewMessage } from '../../src/protocol/messages';
+import { eventually } from '../helpers/eventually';
 import { FakeRun, FakeServices, FakeSource } from './fakes';
 import { THEMES, type ThemeName } from './themes';
 
@@ -244,14 +245,8 @@ export class ViewerPage {
     await this.queue;
   }
 
-  async waitFor(predicate: (m: WebviewMessage) => boolean, timeoutMs = 5000): Promise<WebviewMessage> {
-    const started = Date.now();
-    for (;;) {
-      const found = this.fromPage.find(predicate);
-      if (found) return found;
-      if (Date.now() - started > timeoutMs) throw new Error(`no matching message from the page; got ${JSON.stringify(this.fromPage.map((m) => m.type))}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  waitFor(predicate: (m: WebviewMessage) => boolean): Promise<WebviewMessage> {
+    return eventually(() => this.fromPage.find(predicate), { what: () => `a matching message from the page (it sent: ${this.fromPage.map((m) => m.type).join(', ') || 'nothing'})` });
   }
 
   cspViolations(): Promise<string[]> {

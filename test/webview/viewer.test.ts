@@ -11,19 +11,21 @@ import { COLUMNS_PER_FRAME } from '../../webview/scheduler';
 import { describeInChromium, MemoryFs, replay, useViewerRig, ViewerPage } from './harness';
 import { bigRun, fullRun, hostileRun, midRun, tieRun } from './scenarios';
 import type { ThemeName } from './themes';
+import { eventually } from '../helpers/eventually';
 
 const THEMES: ThemeName[] = ['light', 'dark'];
 
 /** The locator's text once it matches (the page repaints on its own schedule). textContent, not innerText: a
  * column scrolled out of view is not rendered (content-visibility), so it has no innerText. */
-async function textMatching(locator: Locator, re: RegExp, timeoutMs = 3000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+async function textMatching(locator: Locator, re: RegExp): Promise<string> {
+  return eventually(async () => {
     const text = (await locator.textContent()) ?? '';
-    if (re.test(text) || Date.now() > until) return text;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return re.test(text) && text;
+  }, { what: `text matching ${re}` });
 }
+
+/** Waits until the page's clicks have reached the host as `count` commands (they go through postMessage). */
+const hostCommands = (h: { services: { commands: unknown[] } }, count: number) => eventually(() => h.services.commands.length >= count, { what: `${count} commands at the host` });
 
 describeInChromium('vote viewer in Chromium', function () {
   this.timeout(90_000);
@@ -82,7 +84,7 @@ describeInChromium('vote viewer in Chromium', function () {
     await p.page.getByRole('button', { name: 'Set API Key…' }).click();
     await p.page.getByRole('button', { name: 'Configure agents…' }).click();
     await p.settle();
-    await new Promise((r) => setTimeout(r, 50));
+    await hostCommands(h, 4);
     assert.deepEqual(h.services.commands, [
       ['workbench.action.chat.open', { query: '@massgen ', isPartialQuery: true }],
       ['massgen.runOnSelection'],
@@ -164,14 +166,15 @@ describeInChromium('vote viewer in Chromium', function () {
     await result.getByRole('button', { name: 'Review the winner\u2019s diff' }).click();
     await result.getByRole('button', { name: 'Copy the final answer' }).click();
     await result.getByRole('button', { name: 'Open the MassGen log' }).click();
-    await new Promise((r) => setTimeout(r, 100));
+    await hostCommands(h, 2);
+    await eventually(() => h.services.copied.length, { what: 'the final answer copied' });
     assert.deepEqual(h.services.commands, [['massgen.previewRun', 'run-full'], ['massgen.showLog']]);
     assert.deepEqual(h.services.copied, [state.finalAnswer!.content]);
     await p.settle();
     assert.match(await page.locator('.notice').innerText(), /copied/);
     // An https link in model output opens through the host.
     await page.locator('.final-answer a', { hasText: 'zod docs' }).click();
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => h.services.opened.length, { what: 'the link opened by the host' });
     assert.deepEqual(h.services.opened, ['https://zod.dev/api#numbers']);
     assert.equal(page.url().endsWith('/panel.html'), true, 'the page did not navigate');
   });
@@ -202,7 +205,7 @@ describeInChromium('vote viewer in Chromium', function () {
     assert.match(await result.locator('.apply-note').innerText(), /no typescript code block/);
     await set({ kind: 'files', status: 'ready', target: '3 files' });
     assert.deepEqual(await buttons(), ['Review and apply the winner\u2019s changes']);
-    await new Promise((r) => setTimeout(r, 50));
+    await hostCommands(h, 3);
     assert.deepEqual(h.services.commands, [['massgen.applyRun', 'run-apply'], ['massgen.discardWinner', 'run-apply'], ['massgen.undoRun', 'run-apply']]);
     await assertClean(p);
   });
@@ -229,9 +232,8 @@ describeInChromium('vote viewer in Chromium', function () {
     const firstText = await textMatching(retry, /retrying in \d+ s/);
     const first = Number(/retrying in (\d+) s/.exec(firstText)?.[1]);
     assert.ok(first >= 6 && first <= 9, String(first));
-    await new Promise((r) => setTimeout(r, 2100));
-    const later = Number(/retrying in (\d+) s/.exec(await textMatching(retry, /retrying in \d+ s/))?.[1]);
-    assert.ok(later <= first - 1, `${first} → ${later}: counts down`);
+    // Counts down: a later second shows up (the page's own clock; nothing but time passing makes it change).
+    await eventually(async () => Number(/retrying in (\d+) s/.exec(await textMatching(retry, /retrying in \d+ s/))?.[1]) <= first - 1, { what: `the countdown to go below ${first} s` });
     assert.equal(await page.locator('.cancel-run').isVisible(), true);
     assert.match(await page.locator('.phase').innerText(), /Round \d/);
     for (const theme of THEMES) {
@@ -244,7 +246,7 @@ describeInChromium('vote viewer in Chromium', function () {
     await page.locator('.cancel-run').click();
     const agentId = await streaming.getAttribute('data-agent');
     await streaming.locator('.agent-cancel').click();
-    await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => run.cancelledAgents.length, { what: 'the agent\'s cancel to reach the host' });
     assert.equal(run.cancelled, true);
     assert.deepEqual(run.cancelledAgents, [agentId]);
     // Collapsing a column is kept in the page state.
@@ -348,7 +350,7 @@ describeInChromium('vote viewer in Chromium', function () {
     // Clicks on blocked links do nothing; a safe link goes through the host.
     await page.locator('.md-blocked-link', { hasText: 'run a command' }).first().click();
     await page.locator('a[href="https://example.com/docs?a=1&b=2"]').first().click();
-    await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => h.services.opened.length, { what: 'the safe link opened by the host' });
     assert.deepEqual(h.services.opened, ['https://example.com/docs?a=1&b=2']);
     assert.ok(requests.every((u) => u.startsWith(rig.server.origin)), `no request leaves the page's origin: ${requests.join(', ')}`);
     assert.deepEqual(rig.server.leaks, []);
@@ -363,31 +365,32 @@ describeInChromium('vote viewer in Chromium', function () {
     const p = await open(h, { theme: 'dark', surface: 'panel', filter: (m) => !(m.type === 'delta' && ++deltas === 4) });
     const run = h.source.start('run-gap', 'Gap test', full.slice(0, 1));
     await replay(run, full.slice(1), 4, 30);
-    await new Promise((r) => setTimeout(r, 400));
-    await p.settle();
-    assert.ok(p.fromPage.some((m) => m.type === 'resync'), 'asked for a snapshot');
+    await p.waitFor((m) => m.type === 'resync');
     const count = async () => ({ answers: await p.page.locator('details.answer').count(), votes: await p.page.locator('.critique').count(), final: await p.page.locator('.final-answer').innerText() });
     const expected = reduceEvents(full);
-    const before = await count();
-    assert.deepEqual([before.answers, before.votes], [expected.answers.length, expected.votes.length]);
+    // The snapshot it asked for brings every answer and vote back.
+    const before = await eventually(async () => {
+      await p.settle();
+      const now = await count();
+      return now.answers === expected.answers.length && now.votes === expected.votes.length && now;
+    }, { what: 'the snapshot to show every answer and vote' });
     // Reload: the page asks again and gets the same projection.
     p.fromPage.length = 0;
     await p.page.reload();
     await p.waitFor((m) => m.type === 'ready');
     await p.settle();
     assert.deepEqual(await count(), before);
-    const stats = await p.page.evaluate(() => (window as unknown as { massgenViewer: { stats: { lastSnapshotMs: number } } }).massgenViewer.stats);
-    assert.ok(stats.lastSnapshotMs < 250, `snapshot rendered in ${stats.lastSnapshotMs.toFixed(1)} ms`);
     // The run was stored when it ended; a new window (new hub, no live runs) reopens it read-only.
     assert.ok(fs.files.has('run-run-gap.json'));
     const h2 = await harness(new RunHistory(fs, { warn: () => undefined }));
     await new Promise((r) => setTimeout(r, 20));
     const q = await open(h2, { theme: 'light', surface: 'panel', state: { runId: null, follow: true, collapsed: [], closed: [] } });
     await q.page.getByRole('button', { name: /Gap test/ }).click();
-    await q.settle();
-    await new Promise((r) => setTimeout(r, 100));
-    await q.settle();
-    assert.equal(await q.page.locator('.banner.readonly').isVisible(), true);
+    // The stored run is read and sent to the page: then it shows as read-only.
+    await eventually(async () => {
+      await q.settle();
+      return q.page.locator('.banner.readonly').isVisible();
+    }, { what: 'the past run to show as read-only' });
     assert.equal(await q.page.locator('.result .apply-actions vscode-button').count(), 0, 'a past run offers nothing to apply');
     assert.equal(await q.page.locator('.agent-cancel:visible').count(), 0);
     assert.equal(await q.page.locator('details.answer').count(), expected.answers.length);
@@ -430,23 +433,19 @@ describeInChromium('vote viewer in Chromium', function () {
     assert.equal(new Set(tops).size, 1, `columns side by side in a wide panel: ${tops}`);
   });
 
-  it('a large run (8 agents × 4 answers of 12 KB) renders from a snapshot quickly: no need to retain hidden webviews', async () => {
+  // How fast the snapshot renders is measured by the bench (`viewer` scenario); here, that one snapshot builds it all.
+  it('a large run (8 agents × 4 answers of 12 KB) renders from one snapshot: no need to retain hidden webviews', async () => {
     const h = await harness();
     const big = bigRun(8, 4, 12);
     const run = h.source.start('run-big', 'Large run', big.slice(0, 1));
     await replay(run, big.slice(1), 50, 1);
-    const times: number[] = [];
     const p = await open(h, { theme: 'dark', surface: 'panel' });
-    for (let i = 0; i < 3; i++) {
-      p.fromPage.length = 0;
-      await p.page.reload();
-      await p.waitFor((m) => m.type === 'ready');
-      await p.settle();
-      times.push(await p.page.evaluate(() => (window as unknown as { massgenViewer: { stats: { lastSnapshotMs: number } } }).massgenViewer.stats.lastSnapshotMs));
-    }
-    const best = Math.min(...times);
-    console.log(`      snapshot of a ${(JSON.stringify(p.toPage.filter((m) => m.type === 'snapshot').at(-1)).length / 1024).toFixed(0)} KB run rendered in ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
-    assert.ok(best < 150, `snapshot rendered in ${best.toFixed(1)} ms`);
+    p.fromPage.length = 0;
+    await p.page.reload();
+    await p.waitFor((m) => m.type === 'ready');
+    await p.settle();
+    const stats = await p.page.evaluate(() => (window as unknown as { massgenViewer: { stats: { snapshots: number; resyncs: number } } }).massgenViewer.stats);
+    assert.deepEqual({ snapshots: stats.snapshots, resyncs: stats.resyncs }, { snapshots: 1, resyncs: 0 });
     assert.equal(await p.page.locator('details.answer').count(), 32);
     await assertClean(p);
   });

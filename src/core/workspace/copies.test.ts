@@ -343,13 +343,11 @@ describe('workspace/copies', function () {
     const saved = process.env.XDG_CONFIG_HOME;
     process.env.XDG_CONFIG_HOME = xdg;
     try {
-      const started = Date.now();
       const c = await copies(repo, ['agent1']);
       assert.equal(read(c.rootOf('agent1'), 'model.bin'), pointer);
       put(c.rootOf('agent1'), 'a.txt', 'b\n');
       await c.snapshot('agent1', 'agent1.1');
       await c.patch('agent1.1');
-      assert.ok(Date.now() - started < 10_000);
       assert.equal(existsSync(marker), false, 'a filter command ran');
       assert.ok(c.notes.some((note) => /git filters \(lfs\)/.test(note) && /pointer/.test(note)), c.notes.join('\n'));
     } finally {

@@ -261,19 +261,19 @@ describe('workspace/file-tools in a workspace run', () => {
       for (const [args, pattern] of cases) assertFail(await run(box, SEARCH_FILES, args), pattern);
     });
 
+    // Unbounded, the backtracking on 50,000 characters would outlast this test's timeout: returning at all is the bound.
     it('returns a catastrophic pattern on a long line within the timeout, never hanging the turn', async function () {
       this.timeout(15_000);
       writeFileSync(join(own, 'evil.txt'), `${'a'.repeat(50_000)}!\n`);
       const quick = createWorkspaceToolbox({ own, peers }, { searchTimeoutMs: 1000 });
-      const started = Date.now();
       const r = await run(quick, SEARCH_FILES, { pattern: '(a+)+$' });
-      assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
       // git with PCRE stops at its match limit; an ERE-only git has no backtracking to blow up.
       if (r.ok) assert.equal(r.content, 'No matches for "(a+)+$" in your folder.');
       else assert.match(r.content, /search_files failed: the (pattern is too costly to run|search took longer than 1 s)/);
     });
 
-    it('is fast on a 10,000-file tree', async function () {
+    // How long the search takes against plain `git grep` is measured by the bench (`workspace` scenario).
+    it('finds the one match in a 10,000-file tree, and stops at the match cap', async function () {
       this.timeout(60_000);
       const big = join(tmp, 'big');
       for (let d = 0; d < 100; d++) {
@@ -282,11 +282,8 @@ describe('workspace/file-tools in a workspace run', () => {
       }
       execFileSync('git', ['init', '-q', big]);
       const wide = createWorkspaceToolbox({ own: big, peers }, { maxSearchMatches: 5 });
-      const started = Date.now();
       const r = await run(wide, SEARCH_FILES, { pattern: 'v42 = 4242;' });
-      const elapsed = Date.now() - started;
       assert.deepEqual(r, { ok: true, content: 'd42/f42.ts:1: export const v42 = 4242;' });
-      assert.ok(elapsed < 3000, `took ${elapsed} ms`);
       const capped = await run(wide, SEARCH_FILES, { pattern: 'filler' });
       assert.equal(capped.content.split('\n').length, 6, capped.content);
       assert.match(capped.content, /\[stopped at 5 matches/);
