@@ -18,6 +18,7 @@ import { planWorkspace } from '../core/run/workspace-plan';
 import { newLogDir } from '../core/status/run-log';
 import { backendPricing } from '../core/usage/cost';
 import { estimateRun, type RunEstimate } from '../core/usage/estimate';
+import { errorMessage } from '../core/util/errors';
 import { applyPatch } from '../core/workspace/apply';
 import { privateRunBase } from '../core/workspace/run-base';
 import type { CliCommand } from './args';
