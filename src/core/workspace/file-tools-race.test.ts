@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { promises as fsp, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -30,6 +31,17 @@ process.stdout.write('ready\\n');
 })();
 `;
 
+/** Runs `swap` just before the next open(2) this process makes (the path guard itself only lstats). */
+function beforeNextOpen(swap: () => void): () => void {
+  const real = fsp.open;
+  (fsp as { open: typeof fsp.open }).open = ((...args: Parameters<typeof fsp.open>) => {
+    (fsp as { open: typeof fsp.open }).open = real;
+    swap();
+    return real(...args);
+  }) as typeof fsp.open;
+  return () => ((fsp as { open: typeof fsp.open }).open = real);
+}
+
 describe('file tools against a folder swapped for a link while they run', function () {
   this.timeout(120_000);
   let base: string;
@@ -38,6 +50,35 @@ describe('file tools against a folder swapped for a link while they run', functi
     base = await realpath(await mkdtemp(path.join(tmpdir(), 'massgen-race-')));
   });
   after(() => rm(base, { recursive: true, force: true }));
+
+  it('a parent folder swapped for a link between the check and the open: read_file and write_file refuse', async function () {
+    if (process.platform === 'win32') this.skip();
+    const own = path.join(base, 'det-copy');
+    const outside = path.join(base, 'det-outside');
+    await mkdir(path.join(own, 'a', 'b'), { recursive: true });
+    await writeFile(path.join(own, 'a', 'b', 'f.txt'), 'inside');
+    await mkdir(path.join(outside, 'b'), { recursive: true });
+    await writeFile(path.join(outside, 'b', 'f.txt'), 'SECRET');
+    const swapParent = () => {
+      renameSync(path.join(own, 'a'), path.join(own, 'a-moved'));
+      symlinkSync(outside, path.join(own, 'a'));
+    };
+    const unswap = () => {
+      rmSync(path.join(own, 'a'));
+      renameSync(path.join(own, 'a-moved'), path.join(own, 'a'));
+    };
+    const box = createWorkspaceToolbox({ own, peers: { labels: ['agent1'], view: () => undefined } });
+    const signal = new AbortController().signal;
+    let restore = beforeNextOpen(swapParent);
+    const read = await box.execute({ id: 'r', name: READ_FILE, arguments: JSON.stringify({ path: 'a/b/f.txt' }) }, signal).finally(restore);
+    assert.equal(read.ok, false, read.content);
+    assert.match(read.content, /symbolic link/);
+    unswap();
+    restore = beforeNextOpen(swapParent);
+    const write = await box.execute({ id: 'w', name: WRITE_FILE, arguments: JSON.stringify({ path: 'a/b/f.txt', content: 'pwned' }) }, signal).finally(restore);
+    assert.equal(write.ok, false, write.content);
+    assert.equal(await readFile(path.join(outside, 'b', 'f.txt'), 'utf8'), 'SECRET');
+  });
 
   it('never reads or writes the outside file', async function () {
     if (process.platform === 'win32') this.skip();
