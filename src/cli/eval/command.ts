@@ -5,7 +5,6 @@
 // runs them again), 4 interrupted.
 
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, formatIssue, loadConfigFile } from '../../core/config/load';
 import type { MassGenConfig } from '../../core/config/types';
@@ -21,6 +20,7 @@ import { SessionSetupError } from '../../core/run/errors';
 import { buildAgents } from '../../core/run/team';
 import { planWorkspace } from '../../core/run/workspace-plan';
 import { errorMessage } from '../../core/util/errors';
+import { privateRunBase } from '../../core/workspace/run-base';
 import type { CliIO } from '../run-command';
 import { EXIT } from '../run-command';
 import type { EvalCommand } from './args';
@@ -127,6 +127,9 @@ async function evalRun(cmd: EvalCommand, io: CliIO): Promise<number> {
     progress.say('Interrupted: stopping the runs; finished results are kept (Ctrl-C again to quit at once)…');
     abort.abort();
   });
+  const workspacesDir = planned.plan ? await privateRunBase().catch((err: unknown) => {
+    throw new Stop(EXIT.execution, errorMessage(err));
+  }) : '';
   const warned = new Set<string>();
   const runner = sessionRunner({
     config,
@@ -134,7 +137,7 @@ async function evalRun(cmd: EvalCommand, io: CliIO): Promise<number> {
     env: io.env,
     approveTools: cmd.approveTools,
     allowCommands: cmd.allowCommands,
-    workspacesDir: join(tmpdir(), 'massgen-workspaces'),
+    workspacesDir,
     onWarning: (message) => {
       if (warned.has(message)) return;
       warned.add(message);
