@@ -77,7 +77,7 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       try {
         await sleep(delayMs, signal, ctx.clock);
       } finally {
-        agent.settled = wasSettled;
+        ctx.setSettled(agent, wasSettled);
       }
     }
   }

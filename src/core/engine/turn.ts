@@ -123,7 +123,7 @@ async function runTurn(ctx: RunContext, agent: AgentRuntime, round: number): Pro
     ctx.clock.clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onRunAbort);
     agent.turnController = null;
-    agent.settled = false;
+    ctx.setSettled(agent, false);
   }
 }
 
