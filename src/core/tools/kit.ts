@@ -5,10 +5,10 @@
 // cap, and errors as results. `execute` never throws and never names a host path; a tool's `run` may throw.
 
 import type { z } from 'zod';
+import { raceAbort } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { hideUrlSecrets } from '../util/url';
 import { parseArguments } from './arguments';
-import { ABORTED, raceAbort } from './cancel';
 import { failed, type ToolCall, type ToolResult, type ToolSpec } from './types';
 
 /** A backstop for the whole result: tools cut their own output finer (read_file's pages, command output). */
@@ -73,14 +73,15 @@ async function execute(tools: readonly ToolDef[], options: ToolboxOptions, call:
   if (signal.aborted) return cancelled;
   const parsed = parseArguments(name, call.arguments, found.args, options.example);
   if (!parsed.ok) return parsed.result;
-  let result: ToolResult | typeof ABORTED;
+  let result: ToolResult;
   try {
-    // Through a promise, so a `run` that throws before its first await is caught the same way.
+    // Raced, so a `run` that ignores its signal cannot keep the turn waiting; through a promise, so a `run` that
+    // throws before its first await is caught the same way.
     result = await raceAbort(Promise.resolve().then(() => found.run(parsed.args, signal)), signal);
   } catch (err) {
+    if (signal.aborted) return cancelled;
     return failed(name, (options.describeError ?? unexpectedError)(err, parsed.args));
   }
-  if (result === ABORTED) return cancelled;
   return { ok: result.ok, content: capOutput(result.content, found.maxOutputChars ?? options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS) };
 }
 
