@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { RunEvent, RunEventBody } from '../engine/events';
@@ -184,6 +184,21 @@ describe('run-log: files', () => {
     const lines = readFileSync(join(dir, 'events.jsonl'), 'utf8').trimEnd().split('\n');
     assert.equal(lines.length, n);
     assert.equal((JSON.parse(lines[n - 1]) as { text: string }).text, text);
+  });
+
+  it('never throws on a write error: reports the first once, then writes nothing more', async () => {
+    const dir = join(base, 'run');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'agents'), '');
+    const errors: Error[] = [];
+    const log = new RunLog(dir, (err) => errors.push(err));
+    log.record(ev({ type: 'answer_added', agentId: 'a', label: 'agent1.1', version: 1, content: 'first', boardRevision: 1 }));
+    log.record(ev({ type: 'answer_added', agentId: 'b', label: 'agent2.1', version: 1, content: 'second', boardRevision: 2 }));
+    log.record(ev({ type: 'final_answer', agentId: 'b', label: 'agent2.1', content: 'THE ANSWER', mode: 'as_is' }));
+    await log.close();
+    assert.equal(errors.length, 1);
+    assert.match(errors[0].message, /ENOTDIR/);
+    assert.equal(existsSync(log.finalAnswerPath('b')), false, 'nothing after the first error');
   });
 
   it('appends to an existing events.jsonl instead of truncating it', async () => {
