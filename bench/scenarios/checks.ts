@@ -20,7 +20,7 @@ import { reply, ScriptedProvider, type Script } from '../../src/core/providers/s
 import { RunSession } from '../../src/core/run/session';
 import { detectSandbox } from '../../src/core/sandbox';
 import { benchConfig } from '../lib/config';
-import { git } from '../lib/git-repo';
+import { makeAddProject } from '../../test/helpers/repo';
 import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
 import { median } from '../lib/stats';
 
@@ -28,13 +28,9 @@ const CHECK_MS = 1000;
 const CHECK: CheckSpec = { name: 'tests', command: 'node check.js', timeoutSeconds: 60, required: true };
 const CHANGES = ['exports.add = (a, b) => a + b;\n', 'exports.add = (a, b) => b + a;\n'];
 
-async function makeRepo(dir: string): Promise<void> {
-  await mkdir(join(dir, 'src'), { recursive: true });
-  await writeFile(join(dir, 'src', 'add.js'), 'exports.add = (a, b) => a - b;\n');
-  await writeFile(join(dir, 'check.js'), `setTimeout(() => { const { add } = require('./src/add'); process.exit(add(2, 3) === 5 ? 0 : 1); }, ${CHECK_MS});\n`);
-  await git(dir, ['init', '-q', '-b', 'main']);
-  await git(dir, ['add', '-A']);
-  await git(dir, ['-c', 'user.name=b', '-c', 'user.email=b@e', 'commit', '-qm', 'init']);
+/** The tests' add project, with a check that takes CHECK_MS. */
+function makeRepo(dir: string): void {
+  makeAddProject(dir, { 'check.js': `setTimeout(() => { const { add } = require('./src/add'); process.exit(add(2, 3) === 5 ? 0 : 1); }, ${CHECK_MS});\n` });
 }
 
 /** Agent i writes change i % 2, answers, then votes for agent1. */
@@ -79,7 +75,7 @@ export const checks: Scenario = {
       return r.result();
     }
     const repo = await mkdtemp(join(ctx.tmp, 'repo-'));
-    await makeRepo(repo);
+    makeRepo(repo);
     const baseDir = join(await mkdtemp(join(tmpdir(), 'massgen-bench-checks-')), 'copies');
     const repeats = ctx.quick ? 1 : 5;
 

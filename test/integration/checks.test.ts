@@ -5,11 +5,11 @@
 // shown the failure, and the repository must stay untouched.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCli, readJsonl, runCli, type CliRun } from '../helpers/cli';
-import { fingerprint, git } from '../helpers/repo';
+import { fingerprint, makeAddProject } from '../helpers/repo';
 import { coordinationScript, startFakeOpenAI, type FakeMessage, type FakeOpenAIServer } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-checks-'));
@@ -19,19 +19,13 @@ const run = (args: string[], tmp: string): Promise<CliRun> => runCli(cli, args, 
 const WRONG = 'exports.add = (a, b) => Math.abs(a - b);\n';
 const RIGHT = 'exports.add = (a, b) => a + b;\n';
 
-/** A project whose test imports a package from its (ignored, installed) node_modules, as real projects do. */
+/** The add project, its test importing a package from its (ignored, installed) node_modules, as real projects do. */
 function makeProject(name: string): string {
-  const dir = join(work, name);
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  mkdirSync(join(dir, 'node_modules', 'tiny-assert'), { recursive: true });
-  writeFileSync(join(dir, 'node_modules', 'tiny-assert', 'index.js'), "module.exports = (ok, msg) => { if (!ok) { console.log('AssertionError: ' + msg); process.exit(1); } };\n");
-  writeFileSync(join(dir, 'src', 'add.js'), 'exports.add = (a, b) => a - b;\n');
-  writeFileSync(join(dir, 'test.js'), "const check = require('tiny-assert');\nconst { add } = require('./src/add');\ncheck(add(2, 3) === 5, 'add(2, 3) should be 5, got ' + add(2, 3));\nconsole.log('1 passing');\n");
-  writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'init');
-  return dir;
+  return makeAddProject(join(work, name), {
+    'node_modules/tiny-assert/index.js': "module.exports = (ok, msg) => { if (!ok) { console.log('AssertionError: ' + msg); process.exit(1); } };\n",
+    'test.js': "const check = require('tiny-assert');\nconst { add } = require('./src/add');\ncheck(add(2, 3) === 5, 'add(2, 3) should be 5, got ' + add(2, 3));\nconsole.log('1 passing');\n",
+    '.gitignore': 'node_modules/\n',
+  });
 }
 
 function team(url: string, models: string[]): string {

@@ -4,13 +4,13 @@
 // command is killed at its timeout, and nothing keeps running after the run.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCli, runCli, type CliRun } from '../helpers/cli';
+import { git, makeAddProject } from '../helpers/repo';
 import { coordinationScript, startFakeOpenAI, type FakeOpenAIServer, type FakeReply } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-cmd-'));
@@ -23,14 +23,8 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return runCli(cli, args, { cwd: work, env: { TMPDIR: join(work, 'tmp'), ...env } });
 }
 
-function makeProject(): string {
-  const dir = mkdtempSync(join(work, 'project-'));
-  writeFileSync(join(dir, 'test.js'), "console.log('tests: 3 passed');\n");
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  execFileSync('git', ['add', '-A'], { cwd: dir });
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'init'], { cwd: dir });
-  return dir;
-}
+/** The add project with a test that passes (the commands here are the agents' own, not checks). */
+const makeProject = () => makeAddProject(mkdtempSync(join(work, 'project-')), { 'test.js': "console.log('tests: 3 passed');\n" });
 
 const exec = (command: string, extra: Record<string, unknown> = {}): FakeReply => ({ toolCalls: [{ name: 'execute_command', arguments: { command, ...extra } }] });
 
@@ -109,14 +103,14 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
     assert.deepEqual(processesMatching('sleep 302'), [], 'the background command ended with the run');
     const status = JSON.parse(readFileSync(join(work, 'logs-cmd', 'status.json'), 'utf8'));
     assert.equal(status.agents.a.tools.execute_command.calls, 7);
-    assert.equal(git(project), '', 'the project is untouched');
+    assert.equal(git(project, 'status', '--porcelain'), '', 'the project is untouched');
   });
 
   it('the project\'s installed node_modules is in each copy, read-only, and never part of a change', async () => {
     const project = makeProject();
     writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
-    execFileSync('git', ['add', '.gitignore'], { cwd: project });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'ignore'], { cwd: project });
+    git(project, 'add', '.gitignore');
+    git(project, 'commit', '-qm', 'ignore');
     mkdirSync(join(project, 'node_modules', 'dep'), { recursive: true });
     writeFileSync(join(project, 'node_modules', 'dep', 'index.js'), "module.exports = 'DEP-LOADED';\n");
     server = await startFakeOpenAI(coordinationScript({
@@ -135,7 +129,7 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
     assert.match(patch, /test\.js/);
     assert.doesNotMatch(patch, /node_modules/);
     assert.match(r.stderr, /see the project's node_modules read-only/);
-    assert.equal(git(project), '', 'the project is untouched');
+    assert.equal(git(project, 'status', '--porcelain'), '', 'the project is untouched');
   });
 
   it('--allow-network opens the network to commands', async () => {
@@ -157,7 +151,3 @@ describe('massgen run --allow-commands (subprocess, real bubblewrap)', function 
     assert.match(toolResults(server).join('\n'), /Unknown tool 'execute_command'/);
   });
 });
-
-function git(dir: string): string {
-  return execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' });
-}

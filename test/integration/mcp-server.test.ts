@@ -5,7 +5,7 @@
 // (the server, its runs' MCP servers, the agents' copies) once the client closes.
 
 import assert from 'node:assert/strict';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import type { RunOutput } from '../../src/cli/mcp/schemas';
 import { buildCli } from '../helpers/cli';
 import { eventually } from '../helpers/eventually';
 import { alive } from '../helpers/processes';
+import { git, makeAddProject, WRONG_ADD } from '../helpers/repo';
 import { coordinationScript, startFakeOpenAI, type FakeOpenAIServer } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-mcp-server-'));
@@ -82,18 +83,7 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
-
-/** A repository with a wrong add() and its test (`node test.js` fails until add() adds). */
-function makeRepo(): string {
-  const dir = mkdtempSync(join(work, 'repo-'));
-  writeFileSync(join(dir, 'add.js'), 'exports.add = (a, b) => a - b;\n');
-  writeFileSync(join(dir, 'test.js'), "const { add } = require('./add');\nif (add(2, 3) !== 5) { console.log('AssertionError: add(2, 3) should be 5, got ' + add(2, 3)); process.exit(1); }\nconsole.log('1 passing');\n");
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'init');
-  return dir;
-}
+const makeRepo = () => makeAddProject(mkdtempSync(join(work, 'repo-')));
 
 describe('massgen mcp (the SDK client against the CLI bundle)', function () {
   this.timeout(60_000);
@@ -186,7 +176,7 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
 
   it('a workspace run returns the winner\'s patch, leaves the repository untouched, and runs the checks: the gate overrules the votes', async () => {
     const repo = makeRepo();
-    const writes = (content: string) => [{ toolCalls: [{ name: 'write_file', arguments: { path: 'add.js', content } }] }];
+    const writes = (content: string) => [{ toolCalls: [{ name: 'write_file', arguments: { path: 'src/add.js', content } }] }];
     // agent1 fixes add(); agent2 makes a plausible but wrong change the test rejects, and both vote for agent2.
     server = await startFakeOpenAI(
       coordinationScript({ m1: { answer: 'Fixed add().', first: writes('exports.add = (a, b) => a + b;\n') }, m2: { answer: 'add() takes the absolute difference.', first: writes('exports.add = (a, b) => Math.abs(a - b);\n') } }, { voteFor: 'agent2' }),
@@ -199,7 +189,7 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     assert.equal(out.winner?.label, 'agent1.1', 'the passing answer wins against the votes');
     assert.deepEqual(out.tally, { 'agent2.1': 2 });
     const change = out.change!;
-    assert.deepEqual(change.files.map((f) => [f.path, f.status]), [['add.js', 'modified']]);
+    assert.deepEqual(change.files.map((f) => [f.path, f.status]), [['src/add.js', 'modified']]);
     assert.match(change.patch!, /^-exports\.add = \(a, b\) => a - b;$/m);
     assert.match(change.patch!, /^\+exports\.add = \(a, b\) => a \+ b;$/m);
     assert.equal(readFileSync(change.patch_file!, 'utf8'), change.patch);
@@ -217,7 +207,7 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     assert.match(text, /Checks \(node test\.js\) — agent1\.1: check passed; agent2\.1: check failed\. Checks overruled the votes: they chose agent2\.1, which failed node test\.js; agent1\.1 passed and wins\./);
     assert.match(text, /agent2\.1 node test\.js: failed \(exit 1\) — AssertionError: add\(2, 3\) should be 5, got 1/);
     assert.match(text, /```diff\n[\s\S]*\+exports\.add = \(a, b\) => a \+ b;/);
-    assert.equal(readFileSync(join(repo, 'add.js'), 'utf8'), 'exports.add = (a, b) => a - b;\n', 'the folder is not changed');
+    assert.equal(readFileSync(join(repo, 'src', 'add.js'), 'utf8'), WRONG_ADD, 'the folder is not changed');
     assert.equal(git(repo, 'status', '--porcelain'), '');
     assert.deepEqual(readdirSync(join(tmp, `massgen-${process.getuid?.()}`, 'workspaces')), [], 'no copy or checkout is left');
   });

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCli, runCli, type CliRun } from '../helpers/cli';
-import { fingerprint, git } from '../helpers/repo';
+import { fingerprint, git, makeAddProject } from '../helpers/repo';
 import { coordinationScript, startFakeOpenAI, type AgentScript, type FakeOpenAIServer } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-ws-'));
@@ -24,15 +24,7 @@ function run(args: string[], cwd: string, tmp: string): Promise<CliRun> {
 
 /** A project as a user has it: commits, an uncommitted edit, an untracked file, an ignored build folder. */
 function makeRepo(name: string): string {
-  const dir = join(work, name);
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'src', 'add.js'), 'exports.add = (a, b) => a - b;\n');
-  writeFileSync(join(dir, 'test.js'), "const { add } = require('./src/add');\nif (add(2, 3) !== 5) { console.log('FAIL'); process.exit(1); }\nconsole.log('ok');\n");
-  writeFileSync(join(dir, 'README.md'), '# calc\n');
-  writeFileSync(join(dir, '.gitignore'), 'build/\n');
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'init');
+  const dir = makeAddProject(join(work, name), { 'README.md': '# calc\n', '.gitignore': 'build/\n' });
   writeFileSync(join(dir, 'README.md'), '# calc\n\nWork in progress.\n');
   writeFileSync(join(dir, 'notes.txt'), 'untracked notes\n');
   mkdirSync(join(dir, 'build'));
@@ -119,7 +111,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     assert.equal(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'untracked notes\n');
     assert.deepEqual(readFileSync(join(repo, '.git', 'index')), indexBefore, 'the index is not touched');
     assert.equal(git(repo, 'status', '--porcelain'), ' M README.md\n M src/add.js\n?? notes.txt\n');
-    assert.equal(execFileSync(process.execPath, ['test.js'], { cwd: repo, encoding: 'utf8' }), 'ok\n');
+    assert.equal(execFileSync(process.execPath, ['test.js'], { cwd: repo, encoding: 'utf8' }), '1 passing\n');
   });
 
   it('refuses to keep copies in a run folder others can write to (made in advance by another user), touching nothing', async function () {

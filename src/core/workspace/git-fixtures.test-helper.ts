@@ -1,18 +1,17 @@
-// Real git repositories in temp folders for the workspace tests, and a fingerprint of a folder (every file's bytes,
-// including .git, plus git's own view of it) to prove that nothing was written there.
+// Real git repositories in temp folders for the workspace tests. The git identity and the fingerprint of a folder
+// (to prove that nothing was written there) are every suite's, in test/helpers/repo.ts.
 
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { gitEnv } from './git';
+import { testGitEnv } from '../../../test/helpers/repo';
 
-const IDENTITY = ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgSign=false'];
+export { fingerprint } from '../../../test/helpers/repo';
 
-/** Runs git in `cwd` (scrubbed environment, a fixed identity); returns stdout. Throws on failure. */
+/** Runs git in `cwd` (scrubbed environment, the test identity); returns stdout. Throws on failure. */
 export function sh(cwd: string, args: readonly string[], input?: string | Buffer): string {
-  return execFileSync('git', [...IDENTITY, ...args], { cwd, env: gitEnv(), input, stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8');
+  return execFileSync('git', args, { cwd, env: testGitEnv(), input, stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8');
 }
 
 /** A fresh real-path temp folder; removed by `cleanup`. */
@@ -64,35 +63,3 @@ export function makeWideRepo(dir: string, dirs: number, perDir: number): string 
   return dir;
 }
 
-function walk(root: string, rel: string, out: string[]): void {
-  const dir = rel === '' ? root : path.join(root, rel);
-  for (const name of readdirSync(dir).sort()) {
-    const childRel = rel === '' ? name : `${rel}/${name}`;
-    const st = lstatSync(path.join(root, childRel));
-    if (st.isSymbolicLink()) out.push(`L ${childRel} -> ${readlinkSync(path.join(root, childRel))}`);
-    else if (st.isDirectory()) {
-      out.push(`D ${childRel}`);
-      walk(root, childRel, out);
-    } else out.push(`F ${childRel} ${st.mode.toString(8)} ${createHash('sha1').update(readFileSync(path.join(root, childRel))).digest('hex')}`);
-  }
-}
-
-/**
- * Everything a run could have changed in a folder: every file's path, mode and bytes (the .git folder included:
- * index, refs, objects, config, worktrees), and for a repository git's status, refs and worktree list.
- */
-export function fingerprint(dir: string): string {
-  const out: string[] = [];
-  walk(dir, '', out);
-  let gitView = '';
-  try {
-    gitView = [
-      sh(dir, ['status', '--porcelain=v1', '--untracked-files=all', '--ignored']),
-      sh(dir, ['for-each-ref']),
-      sh(dir, ['worktree', 'list', '--porcelain']),
-    ].join('\n');
-  } catch {
-    gitView = '(not a repository)';
-  }
-  return `${out.join('\n')}\n---\n${gitView}`;
-}
