@@ -127,9 +127,10 @@ async function evalRun(cmd: EvalCommand, io: CliIO): Promise<number> {
     progress.say('Interrupted: stopping the runs; finished results are kept (Ctrl-C again to quit at once)…');
     abort.abort();
   });
-  const workspacesDir = planned.plan ? await privateRunBase().catch((err: unknown) => {
+  // Items may bring their own repository (code tasks), so the private folder for copies is made whatever the config says.
+  const workspacesDir = await privateRunBase().catch((err: unknown) => {
     throw new Stop(EXIT.execution, errorMessage(err));
-  }) : '';
+  });
   const warned = new Set<string>();
   const runner = sessionRunner({
     config,
