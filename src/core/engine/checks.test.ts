@@ -99,19 +99,20 @@ describe('engine: checks count with the votes', () => {
     }
   });
 
+  // The checks below take an hour: a run that ends at all within the test's timeout did not wait for them.
+  const AN_HOUR = 3_600_000;
+
   it('the run ending while checks run stops the wait at once', async () => {
-    const checks = fakeChecks('gate', ['x'], 20_000);
+    const checks = fakeChecks('gate', ['x'], AN_HOUR);
     const team = runTeam([{ id: 'a', script: answerThenVote('Slow to check.', 'agent1'), workspace: copy('x') }], { checks, timeouts: { orchestratorTimeoutSeconds: 0.3 } });
-    const started = Date.now();
     const result = await team.result;
-    assert.ok(Date.now() - started < 3000);
     assert.equal(result.reason, 'timeout');
     assert.equal(team.of('answer_added').length, 0, 'an answer whose checks never finished does not join the board');
     assert.equal(team.of('check_finished')[0].result.status, 'cancelled');
   });
 
   it('an agent cancelled while its checks run: they are stopped before the run ends, not left running in its copy', async () => {
-    const slow = fakeChecks('inform', [], 20_000);
+    const slow = fakeChecks('inform', [], AN_HOUR);
     const quick = fakeChecks('inform', ['fast']);
     let checkSignal: AbortSignal | undefined;
     const mixed: AnswerChecks = {
@@ -131,9 +132,7 @@ describe('engine: checks count with the votes', () => {
     );
     while (!checkSignal) await sleep(5, new AbortController().signal);
     team.orchestrator.cancelAgent('a');
-    const started = Date.now();
     const result = await team.result;
-    assert.ok(Date.now() - started < 3000, 'the run did not wait out the check');
     assert.equal(result.winnerLabel, 'agent2.1');
     assert.equal(checkSignal.aborted, true, 'the cancelled agent\'s check was stopped');
     const types = team.events.map((e) => e.type);
