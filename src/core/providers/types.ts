@@ -4,19 +4,11 @@
 
 import type { PromptCachePolicy } from '../usage/cache';
 
-/** A tool the model may call, described with a JSON schema (OpenAI `function.parameters` / Anthropic `input_schema`). */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+// A tool the model may call (its parameters as JSON Schema: OpenAI `function.parameters` / Anthropic
+// `input_schema`) and a call it made (`arguments` raw, possibly malformed): the tool kit's shapes, one declaration.
+import type { ToolCall, ToolSpec } from '../tools/types';
 
-/** A tool call the model made. `arguments` is the raw JSON text as the model produced it (it may be malformed). */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
+export type { ToolCall, ToolSpec };
 
 export type ChatMessage =
   | {

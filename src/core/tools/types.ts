@@ -1,5 +1,5 @@
-// The shapes the tool kit works with. They are declared here, not imported, so this floor depends on nothing above
-// util; they match the providers' ToolSpec and ToolCall and the engine's AgentToolbox structurally, so every toolbox
+// The shapes the tool kit works with, declared here so this floor depends on nothing above util; the providers
+// re-export ToolSpec and ToolCall, and they match the engine's AgentToolbox structurally, so every toolbox
 // built here is an AgentToolbox (the adapters' return types check it).
 
 /** A tool as offered to the model: its name, what it does, and its arguments as JSON Schema. */
