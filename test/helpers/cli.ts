@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
+import type { FakeOpenAIServer } from '../fakes/openai-server';
 
 export interface CliRun {
   code: number | null;
@@ -29,6 +30,32 @@ export async function buildCli(dir: string): Promise<string> {
   const bundles = nodeBundles({ outdir: dir, production: false });
   await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuildApi.build({ ...options, sourcemap: false, logLevel: 'error' })));
   return join(dir, 'cli.js');
+}
+
+/** What a CLI suite's tests share: the built cli.js, and the fake server the running test started (closed after it). */
+export interface CliSuite {
+  cli: string;
+  server?: FakeOpenAIServer;
+}
+
+const built = new Map<string, string>();
+
+/**
+ * The mocha scaffolding every CLI integration suite repeated, kept here once. Call it inside a `describe`: it builds
+ * the CLI into `work` before the suite (once per folder, so two suites of one file share the build), and closes the
+ * test's `server`, if it set one, after each test, so a failing test leaves no server behind.
+ */
+export function cliSuite(work: string): CliSuite {
+  const suite: CliSuite = { cli: '' };
+  before(async () => {
+    suite.cli = built.get(work) ?? (await buildCli(work));
+    built.set(work, suite.cli);
+  });
+  afterEach(async () => {
+    await suite.server?.close();
+    suite.server = undefined;
+  });
+  return suite;
 }
 
 export function runCli(cli: string, args: string[], options: CliRunOptions): Promise<CliRun> {

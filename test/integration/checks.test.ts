@@ -8,13 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCli, readJsonl, runCli, type CliRun } from '../helpers/cli';
+import { cliSuite, readJsonl, runCli, type CliRun } from '../helpers/cli';
 import { fingerprint, makeAddProject } from '../helpers/repo';
-import { coordinationScript, startFakeOpenAI, type FakeMessage, type FakeOpenAIServer } from '../fakes/openai-server';
+import { coordinationScript, startFakeOpenAI, type FakeMessage } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-checks-'));
-let cli = '';
-const run = (args: string[], tmp: string): Promise<CliRun> => runCli(cli, args, { cwd: work, env: { TMPDIR: tmp } });
 
 const WRONG = 'exports.add = (a, b) => Math.abs(a - b);\n';
 const RIGHT = 'exports.add = (a, b) => a + b;\n';
@@ -39,28 +37,21 @@ const text = (messages: FakeMessage[]) => messages.map((m) => (typeof m.content 
 
 describe('checks through the CLI (subprocess, real git, real sandbox)', function () {
   this.timeout(60_000);
-  let server: FakeOpenAIServer | undefined;
-
-  before(async () => {
-    cli = await buildCli(work);
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const suite = cliSuite(work);
+  const run = (args: string[], tmp: string): Promise<CliRun> => runCli(suite.cli, args, { cwd: work, env: { TMPDIR: tmp } });
 
   it('gate: the majority votes for a change the tests reject; the passing answer wins and the repository is untouched', async () => {
     const repo = makeProject('project-gate');
     const before = fingerprint(repo);
     // agent1 and agent3 make the same plausible but wrong change; agent2 fixes it; everyone votes for agent1.
-    server = await startFakeOpenAI(coordinationScript({
+    suite.server = await startFakeOpenAI(coordinationScript({
       m1: { answer: 'add() now takes the absolute difference, which is what callers need.', first: writes(WRONG) },
       m2: { answer: 'add() subtracted; it now adds.', first: writes(RIGHT) },
       m3: { answer: 'Use Math.abs so add() never goes negative.', first: writes(WRONG) },
     }, { voteFor: 'agent1' }));
     const logDir = join(work, 'logs-gate');
     const tmp = mkdtempSync(join(work, 'tmp-'));
-    const r = await run(['run', '--config', team(server.baseUrl, ['m1', 'm2', 'm3']), '--workspace', repo, '--check', 'node test.js', '--verification', 'gate', '--log-dir', logDir, 'Fix add()'], tmp);
+    const r = await run(['run', '--config', team(suite.server.baseUrl, ['m1', 'm2', 'm3']), '--workspace', repo, '--check', 'node test.js', '--verification', 'gate', '--log-dir', logDir, 'Fix add()'], tmp);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'add() subtracted; it now adds.\n');
     assert.match(r.stderr, /winner: agent2 \(b\) with agent2\.1; votes: a 3; checks passed \(the votes chose agent1\.1, which failed node test\.js\)/);
@@ -72,7 +63,7 @@ describe('checks through the CLI (subprocess, real git, real sandbox)', function
 
     // Every voter was shown agent1's failure, with the test's own words, before it voted.
     for (const model of ['m1', 'm2', 'm3']) {
-      const voting = server.chatRequests().filter((q) => q.body.model === model && (q.body.tools ?? []).some((t) => t.function.name === 'vote') && text(q.body.messages).includes('<agent1>'));
+      const voting = suite.server.chatRequests().filter((q) => q.body.model === model && (q.body.tools ?? []).some((t) => t.function.name === 'vote') && text(q.body.messages).includes('<agent1>'));
       assert.ok(voting.length > 0, `${model} voted`);
       assert.match(text(voting[voting.length - 1].body.messages), /\[Checks on agent1's change: node test\.js FAILED \(exit 1\)\]\nOutput of node test\.js \(its end\):\nAssertionError: add\(2, 3\) should be 5, got 1/);
     }
@@ -91,21 +82,21 @@ describe('checks through the CLI (subprocess, real git, real sandbox)', function
 
   it('inform: the results are shown and reported, the votes decide', async () => {
     const repo = makeProject('project-inform');
-    server = await startFakeOpenAI(coordinationScript({
+    suite.server = await startFakeOpenAI(coordinationScript({
       m1: { answer: 'Absolute difference.', first: writes(WRONG) },
       m2: { answer: 'It adds now.', first: writes(RIGHT) },
     }, { voteFor: 'agent1' }));
-    const r = await run(['run', '--automation', '--config', team(server.baseUrl, ['m1', 'm2']), '--workspace', repo, '--check', 'node test.js', '--log-dir', join(work, 'logs-inform'), 'Fix add()'], mkdtempSync(join(work, 'tmp-')));
+    const r = await run(['run', '--automation', '--config', team(suite.server.baseUrl, ['m1', 'm2']), '--workspace', repo, '--check', 'node test.js', '--log-dir', join(work, 'logs-inform'), 'Fix add()'], mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^WINNER: a$/m);
     assert.match(r.stdout, /^VERIFICATION: failed$/m);
   });
 
   it('--check without --workspace is a clear error', async () => {
-    server = await startFakeOpenAI(coordinationScript());
-    const r = await run(['run', '--config', team(server.baseUrl, ['m1']), '--check', 'npm test', 'Q'], mkdtempSync(join(work, 'tmp-')));
+    suite.server = await startFakeOpenAI(coordinationScript());
+    const r = await run(['run', '--config', team(suite.server.baseUrl, ['m1']), '--check', 'npm test', 'Q'], mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 1);
     assert.match(r.stderr, /--check runs on the agents' changes: pass --workspace DIR too\./);
-    assert.equal(server.chatRequests().length, 0);
+    assert.equal(suite.server.chatRequests().length, 0);
   });
 });

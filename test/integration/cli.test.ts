@@ -2,21 +2,20 @@
 // talking to a fake OpenAI-compatible server on 127.0.0.1 through the real SDK.
 
 import assert from 'node:assert/strict';
-import { buildCli, readJsonl, runCli, type CliRun, type CliRunOptions } from '../helpers/cli';
+import { cliSuite, readJsonl, runCli, type CliRun, type CliRunOptions, type CliSuite } from '../helpers/cli';
 import { alive } from '../helpers/processes';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { coordinationScript as anthropicScript, startFakeAnthropic } from '../fakes/anthropic-server';
-import { coordinationScript, startFakeOpenAI, type FakeHandler, type FakeOpenAIServer } from '../fakes/openai-server';
+import { coordinationScript, startFakeOpenAI, type FakeHandler } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-cli-'));
 
-let cli = '';
-
-/** HOME stays the work folder wherever the CLI runs. */
-function run(args: string[], opts: Omit<CliRunOptions, 'cwd'> & { cwd?: string } = {}): Promise<CliRun> {
-  return runCli(cli, args, { ...opts, cwd: opts.cwd ?? work, env: { HOME: work, ...opts.env } });
+/** Runs the suite's CLI; HOME stays the work folder wherever the CLI runs. */
+function runner(suite: CliSuite) {
+  return (args: string[], opts: Omit<CliRunOptions, 'cwd'> & { cwd?: string } = {}): Promise<CliRun> =>
+    runCli(suite.cli, args, { ...opts, cwd: opts.cwd ?? work, env: { HOME: work, ...opts.env } });
 }
 
 let configCount = 0;
@@ -35,20 +34,12 @@ function team(baseUrl: string, models: string[], extra = ''): string {
 
 describe('massgen CLI (subprocess)', function () {
   this.timeout(30_000);
-  let server: FakeOpenAIServer | undefined;
-
-  before(async () => {
-    cli = await buildCli(work);
-  });
-
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const suite = cliSuite(work);
+  const run = runner(suite);
 
   async function serve(handler: FakeHandler): Promise<string> {
-    server = await startFakeOpenAI(handler);
-    return server.baseUrl;
+    suite.server = await startFakeOpenAI(handler);
+    return suite.server.baseUrl;
   }
 
   const usage = { promptTokens: 120, completionTokens: 30, cachedTokens: 20 };
@@ -81,7 +72,7 @@ describe('massgen CLI (subprocess)', function () {
     }
     assert.equal(status.agents.a.latest_answer_label, 'agent1.1');
     assert.deepEqual(status.usage, { input_tokens: 720, cached_input_tokens: 120, output_tokens: 180, calls: 6, estimated: false, cost_usd: null, cost_partial: false });
-    assert.equal(server!.chatRequests().length, 6);
+    assert.equal(suite.server!.chatRequests().length, 6);
 
     assert.equal(readFileSync(join(logDir, 'final', 'b', 'answer.txt'), 'utf8'), 'Answer TWO, the best.');
     assert.equal(readFileSync(join(logDir, 'agents', 'a', 'agent1.1.txt'), 'utf8'), 'Answer ONE.');
@@ -123,8 +114,8 @@ describe('massgen CLI (subprocess)', function () {
 
   it('exits 2 naming the URL when the server is unreachable', async () => {
     const url = await serve(() => ({ text: 'unused' }));
-    await server!.close();
-    server = undefined;
+    await suite.server!.close();
+    suite.server = undefined;
     const config = team(url, ['m1', 'm2']);
     const r = await run(['run', '--config', config, '--log-dir', join(work, 'logs-down'), 'Hello?']);
     assert.equal(r.code, 2);
@@ -179,7 +170,7 @@ describe('massgen CLI (subprocess)', function () {
     assert.equal(r.stdout, 'Partial but useful.\n');
     const events = readJsonl(join(logDir, 'events.jsonl'));
     assert.equal(events[events.length - 1].reason, 'cancelled');
-    const slow = server!.chatRequests().filter((q) => q.body.model === 'slow');
+    const slow = suite.server!.chatRequests().filter((q) => q.body.model === 'slow');
     assert.equal(await slow[0].outcome, 'client_closed');
   });
 
@@ -190,7 +181,7 @@ describe('massgen CLI (subprocess)', function () {
     const logDir = join(work, 'logs-secret');
     const r = await run(['run', '--config', config, '--log-dir', logDir, 'Q']);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(server!.chatRequests()[0].headers.authorization, `Bearer ${secret}`);
+    assert.equal(suite.server!.chatRequests()[0].headers.authorization, `Bearer ${secret}`);
     const files = (readdirSync(logDir, { recursive: true }) as string[]).map((f) => join(logDir, f)).filter((f) => f.includes('.'));
     assert.ok(files.length >= 4);
     for (const f of files) assert.ok(!readFileSync(f, 'utf8').includes(secret), `${f} contains the key`);
@@ -299,7 +290,7 @@ describe('massgen CLI (subprocess)', function () {
         assert.equal(status.agents.claude.usage.output_tokens, 100);
         assert.ok(Math.abs(status.agents.claude.usage.cost_usd - claudeCost) < 1e-9);
         assert.ok(Math.abs(status.usage.cost_usd - (gptCost + claudeCost)) < 1e-9);
-        assert.equal(status.usage.calls, server!.chatRequests().length + claude.messageRequests().length);
+        assert.equal(status.usage.calls, suite.server!.chatRequests().length + claude.messageRequests().length);
         assert.match(r.stderr, new RegExp(`cost \\$${(gptCost + claudeCost).toFixed(4).replace('.', '\\.')}`));
       } finally {
         await claude.close();
@@ -314,7 +305,7 @@ describe('massgen CLI (subprocess)', function () {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /budget reached \(max_calls 4\)/);
       assert.match(r.stderr, /done: budget/);
-      assert.ok(server!.chatRequests().length <= 4);
+      assert.ok(suite.server!.chatRequests().length <= 4);
       const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
       assert.equal(status.results.end_reason, 'budget');
       assert.deepEqual(status.budget, { max_cost_usd: null, max_total_tokens: null, max_calls: 4, reached: 'max_calls' });
@@ -330,7 +321,7 @@ describe('massgen CLI (subprocess)', function () {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /model calls: +4–\d+/);
       assert.match(r.stdout, /cost: +\$[\d.]+–\$[\d.]+ \(without b: no known price\)/);
-      assert.equal(server!.requests.length, 0);
+      assert.equal(suite.server!.requests.length, 0);
     });
   });
 });
@@ -341,16 +332,8 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
   this.timeout(30_000);
   const EVERYTHING_JS = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
   const FILESYSTEM_JS = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
-  let server: FakeOpenAIServer | undefined;
-
-  before(async () => {
-    if (!cli) cli = await buildCli(work);
-  });
-
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const suite = cliSuite(work);
+  const run = runner(suite);
 
   /** Live processes whose command line contains `needle` (Linux /proc; [] elsewhere). */
   function processesWith(needle: string): number[] {
@@ -390,14 +373,14 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
   }
 
   it('an agent calls mcp__everything__echo and answers with it; the server is gone when the CLI exits', async () => {
-    server = await startFakeOpenAI(toolThenAnswer('mcp__everything__echo', { message: 'ping from the model' }));
+    suite.server = await startFakeOpenAI(toolThenAnswer('mcp__everything__echo', { message: 'ping from the model' }));
     const marker = `massgen-cli-test-${process.pid}-${Date.now()}`;
-    const config = mcpConfig(server.baseUrl, ['- name: everything', '  type: stdio', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
+    const config = mcpConfig(suite.server.baseUrl, ['- name: everything', '  type: stdio', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
     const logDir = join(work, 'logs-mcp');
     const r = await run(['run', '--config', config, '--log-dir', logDir, 'Use the echo tool.']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Tool said: Echo: ping from the model\n');
-    const first = server.chatRequests()[0].body;
+    const first = suite.server.chatRequests()[0].body;
     assert.ok(first.tools!.some((t) => t.function.name === 'mcp__everything__echo'), 'the tool was offered');
     const pids = serverPids(logDir);
     assert.equal(pids.length, 1);
@@ -413,16 +396,16 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
     const dir = mkdtempSync(join(work, 'mcp-fs-'));
     const target = join(dir, 'out.txt');
     const serverYaml = ['- name: files', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(FILESYSTEM_JS)}, ${JSON.stringify(dir)}]`];
-    server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
-    const denied = await run(['run', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-deny'), 'Write the file.']);
+    suite.server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
+    const denied = await run(['run', '--config', mcpConfig(suite.server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-deny'), 'Write the file.']);
     assert.equal(denied.code, 0, denied.stderr);
     assert.match(denied.stdout, /^Tool said: mcp__files__write_file was not run: the user did not approve it/);
     assert.match(denied.stderr, /note: tooluser was denied mcp__files__write_file \(it needs approval; run with --approve-tools/);
     assert.equal(existsSync(target), false);
-    await server.close();
+    await suite.server.close();
 
-    server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
-    const approved = await run(['run', '--approve-tools', '--config', mcpConfig(server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-approve'), 'Write the file.']);
+    suite.server = await startFakeOpenAI(toolThenAnswer('mcp__files__write_file', { path: target, content: 'written by the agent' }));
+    const approved = await run(['run', '--approve-tools', '--config', mcpConfig(suite.server.baseUrl, serverYaml), '--log-dir', join(work, 'logs-mcp-approve'), 'Write the file.']);
     assert.equal(approved.code, 0, approved.stderr);
     assert.match(approved.stdout, /^Tool said: Successfully wrote to /);
     assert.equal(readFileSync(target, 'utf8'), 'written by the agent');
@@ -430,14 +413,14 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
 
   it('Ctrl-C during a long tool call: exit 4 and the server process is gone', async () => {
     // The operation takes 10 minutes, far past this suite's timeout: the run ends at all only because of Ctrl-C.
-    server = await startFakeOpenAI(toolThenAnswer('mcp__everything__trigger-long-running-operation', { duration: 600, steps: 3 }));
+    suite.server = await startFakeOpenAI(toolThenAnswer('mcp__everything__trigger-long-running-operation', { duration: 600, steps: 3 }));
     const marker = `massgen-cli-sigint-${process.pid}-${Date.now()}`;
-    const config = mcpConfig(server.baseUrl, ['- name: everything', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
+    const config = mcpConfig(suite.server.baseUrl, ['- name: everything', `  command: ${JSON.stringify(process.execPath)}`, `  args: [${JSON.stringify(EVERYTHING_JS)}, stdio, "${marker}"]`]);
     const logDir = join(work, 'logs-mcp-sigint');
     const r = await run(['run', '--approve-tools', '--config', config, '--log-dir', logDir, 'Q'], {
       onSpawn: ({ kill }) => {
         const poll = setInterval(() => {
-          if (server!.chatRequests().length >= 1 && processesWith(marker).length > 0) {
+          if (suite.server!.chatRequests().length >= 1 && processesWith(marker).length > 0) {
             clearInterval(poll);
             setTimeout(() => kill('SIGINT'), 300);
           }

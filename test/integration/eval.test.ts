@@ -9,13 +9,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCli, readJsonl, runCli, type CliRun, type CliRunOptions } from '../helpers/cli';
+import { cliSuite, readJsonl, runCli, type CliRun, type CliRunOptions } from '../helpers/cli';
 import { git } from '../helpers/repo';
-import { startFakeOpenAI, type FakeHandler, type FakeMessage, type FakeOpenAIServer } from '../fakes/openai-server';
+import { startFakeOpenAI, type FakeHandler, type FakeMessage } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-eval-'));
-let cli = '';
-const run = (args: string[], opts: Omit<CliRunOptions, 'cwd'> = {}): Promise<CliRun> => runCli(cli, args, { cwd: work, ...opts, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')), ...opts.env } });
 
 const SECRET = 'sk-eval-SECRET-4f1d2c3b5a69';
 
@@ -96,19 +94,12 @@ function assertSelfContained(html: string): void {
 
 describe('massgen eval (subprocess, fake OpenAI server)', function () {
   this.timeout(90_000);
-  let server: FakeOpenAIServer | undefined;
-
-  before(async () => {
-    cli = await buildCli(work);
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const suite = cliSuite(work);
+  const run = (args: string[], opts: Omit<CliRunOptions, 'cwd'> = {}): Promise<CliRun> => runCli(suite.cli, args, { cwd: work, ...opts, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')), ...opts.env } });
 
   it('scores team 3/3, each member 1/3, oracle 3/3; charts it self-contained; --resume makes no model call', async () => {
-    server = await startFakeOpenAI(membersScript());
-    const config = writeTeam(server.baseUrl, ['m1', 'm2', 'm3']);
+    suite.server = await startFakeOpenAI(membersScript());
+    const config = writeTeam(suite.server.baseUrl, ['m1', 'm2', 'm3']);
     const dataset = writeDataset('three.jsonl', ITEMS.map((i) => i.line));
     const out = join(work, 'eval-three');
     const r = await run(['eval', '--config', config, '--dataset', dataset, '--out', out]);
@@ -130,7 +121,7 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
     assert.deepEqual([s.team_vs_best_member.team_only, s.team_vs_best_member.member_only, s.team_vs_best_member.cost_ratio, s.team_vs_best_member.cost_basis], [2, 0, 6, 'tokens']);
     assert.deepEqual(s.agreement.members_right, [0, 3, 0, 0]);
     assert.equal(s.complete, true);
-    assert.equal(server.chatRequests().length, 27);
+    assert.equal(suite.server.chatRequests().length, 27);
 
     const rows = readJsonl(join(out, 'results.jsonl'));
     assert.equal(rows.length, 12);
@@ -140,7 +131,7 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
     const q2b = rows.find((x) => x.item === 'q2' && x.system === 'b')!;
     assert.deepEqual([q2b.correct, q2b.extracted, q2b.calls], [true, 'B', 1]);
     // Each member alone got exactly the framing of its first turn in the team: the same system prompt and task.
-    const firstTurns = server.chatRequests().filter((q) => q.body.model === 'm2' && q.body.messages.length === 2 && textOf(q.body.messages[1]).includes('Red Planet'));
+    const firstTurns = suite.server.chatRequests().filter((q) => q.body.model === 'm2' && q.body.messages.length === 2 && textOf(q.body.messages[1]).includes('Red Planet'));
     assert.equal(firstTurns.length, 2, 'm2 on q2: its first turn in the team and its run alone');
     const untimed = (m: FakeMessage) => textOf(m).replace(/CURRENT TIME is \*\*[^*]*\*\*/, '');
     assert.equal(untimed(firstTurns[0].body.messages[0]), untimed(firstTurns[1].body.messages[0]));
@@ -165,10 +156,10 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
     for (const file of filesUnder(out)) assert.ok(!readFileSync(file, 'utf8').includes(SECRET), `${file} holds no key`);
     assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET));
 
-    const before = server.chatRequests().length;
+    const before = suite.server.chatRequests().length;
     const again = await run(['eval', '--config', config, '--dataset', dataset, '--out', out, '--resume']);
     assert.equal(again.code, 0, again.stderr);
-    assert.equal(server.chatRequests().length, before, '--resume on a finished eval makes no model call');
+    assert.equal(suite.server.chatRequests().length, before, '--resume on a finished eval makes no model call');
     assert.match(again.stderr, /Nothing to run/);
     assert.equal(readJsonl(join(out, 'results.jsonl')).length, 12);
     assert.equal(summaryOf(out).systems.team.correct, 3);
@@ -179,8 +170,8 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
   });
 
   it('--shard K/N splits the items and merge joins the shards into the same summary', async () => {
-    server = await startFakeOpenAI(membersScript());
-    const config = writeTeam(server.baseUrl, ['m1', 'm2', 'm3']);
+    suite.server = await startFakeOpenAI(membersScript());
+    const config = writeTeam(suite.server.baseUrl, ['m1', 'm2', 'm3']);
     const dataset = writeDataset('three-shards.jsonl', ITEMS.map((i) => i.line));
     const [s1, s2, merged] = ['shard-1', 'shard-2', 'merged'].map((d) => join(work, d));
     const r1 = await run(['eval', '--config', config, '--dataset', dataset, '--out', s1, '--shard', '1/2', '--concurrency', '2']);
@@ -226,7 +217,7 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'init');
     const fixes: Record<string, string> = { m1: 'exports.add = (a, b) => Math.abs(a - b);\n', m2: 'exports.add = (a, b) => a + b;\n' };
-    server = await startFakeOpenAI(({ body }) => {
+    suite.server = await startFakeOpenAI(({ body }) => {
       const wrote = body.messages.some((m) => (m.tool_calls ?? []).some((c) => c.function.name === 'write_file'));
       const answered = body.messages.some((m) => (m.tool_calls ?? []).some((c) => c.function.name === 'new_answer'));
       const offered = new Set((body.tools ?? []).map((t) => t.function.name));
@@ -234,7 +225,7 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
       if (!answered && offered.has('new_answer')) return { toolCalls: [{ name: 'new_answer', arguments: { content: `${body.model} changed add().` } }] };
       return { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent2', reason: 'its change passes the tests' } }] };
     });
-    const config = writeTeam(server.baseUrl, ['m1', 'm2']);
+    const config = writeTeam(suite.server.baseUrl, ['m1', 'm2']);
     const dataset = join(root, 'tasks.jsonl');
     writeFileSync(dataset, `${JSON.stringify({ id: 'fix-add', task: 'Make node test.js pass.', workspace: 'project', checks: ['node test.js'] })}\n`);
     const out = join(work, 'eval-code');
@@ -251,8 +242,8 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
   });
 
   it('bad dataset lines: every problem named by its line, exit 1, no model call', async () => {
-    server = await startFakeOpenAI(membersScript());
-    const config = writeTeam(server.baseUrl, ['m1', 'm2']);
+    suite.server = await startFakeOpenAI(membersScript());
+    const config = writeTeam(suite.server.baseUrl, ['m1', 'm2']);
     const dataset = writeDataset('bad.jsonl', [
       { id: 'q1', question: 'Fine?', answer: 'yes' },
       '{"id": "q2", "question": "unterminated',
@@ -267,7 +258,7 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
     assert.equal(r.code, 1);
     for (const line of [/bad\.jsonl:2: not valid JSON/, /bad\.jsonl:3: "answer" is missing/, /bad\.jsonl:4: the id "q1" is already used on line 1/, /bad\.jsonl:5: "answer" "E" is not one of the 4 choices \(A–D\)/, /bad\.jsonl:6: the workspace .*no-such-folder is not a folder/, /bad\.jsonl:7: each line must be a JSON object/]) assert.match(r.stderr, line);
     assert.doesNotMatch(r.stderr, /bad\.jsonl:1:/);
-    assert.equal(server.chatRequests().length, 0);
+    assert.equal(suite.server.chatRequests().length, 0);
     assert.ok(!existsSync(out), 'nothing written');
 
     const usage = await run(['eval', '--config', config, '--dataset', dataset]);
@@ -280,15 +271,15 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
 
   it('Ctrl-C stops the runs, keeps the finished items (exit 4), and --resume runs only the rest', async () => {
     let slowItem: string | undefined = 'q3';
-    server = await startFakeOpenAI(membersScript({ slowItem: () => slowItem }));
-    const config = writeTeam(server.baseUrl, ['m1', 'm2', 'm3']);
+    suite.server = await startFakeOpenAI(membersScript({ slowItem: () => slowItem }));
+    const config = writeTeam(suite.server.baseUrl, ['m1', 'm2', 'm3']);
     const dataset = writeDataset('three-interrupted.jsonl', ITEMS.map((i) => i.line));
     const out = join(work, 'eval-interrupted');
     const results = join(out, 'results.jsonl');
     const r = await run(['eval', '--config', config, '--dataset', dataset, '--out', out, '--concurrency', '1'], {
       onSpawn: ({ kill }) => {
         const poll = setInterval(() => {
-          if (existsSync(results) && readFileSync(results, 'utf8').trim().split('\n').length >= 8 && server!.chatRequests().some((q) => textOf(q.body.messages[1] ?? { role: 'user' }).includes('kilometre'))) {
+          if (existsSync(results) && readFileSync(results, 'utf8').trim().split('\n').length >= 8 && suite.server!.chatRequests().some((q) => textOf(q.body.messages[1] ?? { role: 'user' }).includes('kilometre'))) {
             clearInterval(poll);
             kill('SIGINT');
           }
@@ -303,24 +294,24 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
     const s = summaryOf(out);
     assert.deepEqual([s.complete, s.pairs.done, s.pairs.expected, s.systems.team.correct, s.systems.team.n], [false, 8, 12, 2, 2]);
     assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /Partial: 8 of 12/);
-    const cut = server.chatRequests().filter((q) => textOf(q.body.messages[1] ?? { role: 'user' }).includes('kilometre'));
+    const cut = suite.server.chatRequests().filter((q) => textOf(q.body.messages[1] ?? { role: 'user' }).includes('kilometre'));
     assert.ok(cut.length > 0);
     for (const q of cut) assert.equal(await q.outcome, 'client_closed', 'the request in flight was aborted');
 
     slowItem = undefined;
-    const before = server.chatRequests().length;
+    const before = suite.server.chatRequests().length;
     const resumed = await run(['eval', '--config', config, '--dataset', dataset, '--out', out, '--resume']);
     assert.equal(resumed.code, 0, resumed.stderr);
-    assert.equal(server.chatRequests().length - before, 9, 'only q3 ran: 6 team calls and 3 members alone');
+    assert.equal(suite.server.chatRequests().length - before, 9, 'only q3 ran: 6 team calls and 3 members alone');
     const done = summaryOf(out);
     assert.deepEqual([done.complete, done.systems.team.correct, done.systems.team.n, done.oracle.correct], [true, 3, 3, 3]);
   });
 
   it('an unreachable server: each run is an error row, exit 2, and --resume runs them again', async () => {
-    server = await startFakeOpenAI(membersScript());
-    const url = server.baseUrl;
-    await server.close();
-    server = undefined;
+    suite.server = await startFakeOpenAI(membersScript());
+    const url = suite.server.baseUrl;
+    await suite.server.close();
+    suite.server = undefined;
     const config = writeTeam(url, ['m1']);
     const dataset = writeDataset('one.jsonl', [ITEMS[0].line]);
     const out = join(work, 'eval-down');

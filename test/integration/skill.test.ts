@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { buildCli } from '../helpers/cli';
-import { coordinationScript, startFakeOpenAI, type FakeOpenAIServer } from '../fakes/openai-server';
+import { cliSuite } from '../helpers/cli';
+import { coordinationScript, startFakeOpenAI } from '../fakes/openai-server';
 
 const SKILL_DIR = join(process.cwd(), 'skills', 'massgen');
 const SCRIPT = join(SKILL_DIR, 'scripts', 'massgen_run.sh');
@@ -26,17 +26,7 @@ function runScript(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 
 describe('the MassGen Agent Skill', function () {
   this.timeout(60_000);
-  let cli = '';
-  let server: FakeOpenAIServer | undefined;
-
-  before(async () => {
-    cli = await buildCli(work);
-  });
-
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const suite = cliSuite(work);
 
   it('SKILL.md has the Agent Skills frontmatter: its folder\'s name and a description', () => {
     const text = readFileSync(join(SKILL_DIR, 'SKILL.md'), 'utf8');
@@ -51,13 +41,13 @@ describe('the MassGen Agent Skill', function () {
   });
 
   it('the script runs the team and leaves result.md and run_summary.json', async () => {
-    server = await startFakeOpenAI(coordinationScript({ m1: { answer: 'Merge sort is stable.' } }, { voteFor: 'agent1' }));
+    suite.server = await startFakeOpenAI(coordinationScript({ m1: { answer: 'Merge sort is stable.' } }, { voteFor: 'agent1' }));
     const config = join(work, 'team.yaml');
-    writeFileSync(config, `agents:\n  - id: a\n    backend: { type: chatcompletion, model: m1, base_url: "${server.baseUrl}" }\n  - id: b\n    backend: { type: chatcompletion, model: m2, base_url: "${server.baseUrl}" }\n`);
+    writeFileSync(config, `agents:\n  - id: a\n    backend: { type: chatcompletion, model: m1, base_url: "${suite.server.baseUrl}" }\n  - id: b\n    backend: { type: chatcompletion, model: m2, base_url: "${suite.server.baseUrl}" }\n`);
     const dir = join(work, 'run-1');
     const prompt = join(work, 'prompt.md');
     writeFileSync(prompt, 'Which sorting algorithms are "stable"?\nName one.');
-    const r = await runScript(['--work-dir', dir, '--prompt-file', prompt, '--config', config], { MASSGEN_BIN: `${process.execPath} ${cli}` });
+    const r = await runScript(['--work-dir', dir, '--prompt-file', prompt, '--config', config], { MASSGEN_BIN: `${process.execPath} ${suite.cli}` });
     assert.equal(r.code, 0, r.stderr + r.stdout);
     const summary = JSON.parse(readFileSync(join(dir, 'run_summary.json'), 'utf8'));
     assert.equal(summary.exit_code, 0);
@@ -74,7 +64,7 @@ describe('the MassGen Agent Skill', function () {
     const dir = join(work, 'run-2');
     const prompt = join(work, 'prompt.md');
     writeFileSync(prompt, 'Q');
-    const r = await runScript(['--work-dir', dir, '--prompt-file', prompt, '--config', join(work, 'nope.yaml')], { MASSGEN_BIN: `${process.execPath} ${cli}` });
+    const r = await runScript(['--work-dir', dir, '--prompt-file', prompt, '--config', join(work, 'nope.yaml')], { MASSGEN_BIN: `${process.execPath} ${suite.cli}` });
     assert.equal(r.code, 1);
     const summary = JSON.parse(readFileSync(join(dir, 'run_summary.json'), 'utf8'));
     assert.equal(summary.exit_code, 1);
@@ -88,7 +78,7 @@ describe('the MassGen Agent Skill', function () {
     const other = await runScript(['--work-dir', join(work, 'run-3'), '--prompt-file', prompt], { MASSGEN_BIN: 'echo' });
     assert.equal(other.code, 1);
     assert.match(other.stderr, /'echo' is not MassGen for VS Code's CLI/);
-    const noPrompt = await runScript(['--work-dir', join(work, 'run-4'), '--prompt-file', join(work, 'missing.md')], { MASSGEN_BIN: `${process.execPath} ${cli}` });
+    const noPrompt = await runScript(['--work-dir', join(work, 'run-4'), '--prompt-file', join(work, 'missing.md')], { MASSGEN_BIN: `${process.execPath} ${suite.cli}` });
     assert.equal(noPrompt.code, 1);
     assert.match(noPrompt.stderr, /--prompt-file must name an existing file/);
   });

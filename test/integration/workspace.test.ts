@@ -8,18 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCli, runCli, type CliRun } from '../helpers/cli';
+import { cliSuite, runCli, type CliRun } from '../helpers/cli';
 import { fingerprint, git, makeAddProject } from '../helpers/repo';
-import { coordinationScript, startFakeOpenAI, type AgentScript, type FakeOpenAIServer } from '../fakes/openai-server';
+import { coordinationScript, startFakeOpenAI, type AgentScript } from '../fakes/openai-server';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-ws-'));
-
-let cli = '';
-
-/** The CLI with its own temp folder, so what it leaves behind there can be checked. */
-function run(args: string[], cwd: string, tmp: string): Promise<CliRun> {
-  return runCli(cli, args, { cwd, env: { HOME: work, TMPDIR: tmp } });
-}
 
 
 /** A project as a user has it: commits, an uncommitted edit, an untracked file, an ignored build folder. */
@@ -53,30 +46,27 @@ const scripts = (extra: Record<string, AgentScript> = {}) =>
 
 describe('massgen run --workspace (subprocess, real git)', function () {
   this.timeout(60_000);
-  let server: FakeOpenAIServer | undefined;
+  const suite = cliSuite(work);
 
-  before(async () => {
-    cli = await buildCli(work);
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  /** The CLI with its own temp folder, so what it leaves behind there can be checked. */
+  function run(args: string[], cwd: string, tmp: string): Promise<CliRun> {
+    return runCli(suite.cli, args, { cwd, env: { HOME: work, TMPDIR: tmp } });
+  }
 
   it('leaves the repository byte-identical, records every answer\'s patch and the winner\'s change, and leaves no copy behind', async () => {
     const repo = makeRepo('repo-plain');
     const before = fingerprint(repo);
-    server = await startFakeOpenAI(scripts());
+    suite.server = await startFakeOpenAI(scripts());
     const tmp = mkdtempSync(join(work, 'tmp-'));
     const logDir = join(work, 'logs-plain');
-    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', repo, '--log-dir', logDir, 'Fix add()'], work, tmp);
+    const r = await run(['run', '--config', team(suite.server.baseUrl), '--workspace', repo, '--log-dir', logDir, 'Fix add()'], work, tmp);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Fixed add(): it subtracted.\n');
     assert.match(r.stderr, /Changes: 1 file\(s\) in .*changes\.patch: src\/add\.js/);
     assert.equal(fingerprint(repo), before, 'the repository is untouched');
 
     // agent1 read the copy with the user's uncommitted edit, and the others saw its change beside its answer.
-    const requests = server.chatRequests();
+    const requests = suite.server.chatRequests();
     const m1 = requests.filter((q) => q.body!.model === 'm1');
     const readResult = m1[1].body!.messages.find((m) => m.role === 'tool');
     assert.equal(readResult?.content, 'exports.add = (a, b) => a - b;\n');
@@ -102,8 +92,8 @@ describe('massgen run --workspace (subprocess, real git)', function () {
   it('--apply writes exactly the winner\'s change, keeping the user\'s own uncommitted and untracked work', async () => {
     const repo = makeRepo('repo-apply');
     const indexBefore = readFileSync(join(repo, '.git', 'index'));
-    server = await startFakeOpenAI(scripts());
-    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', join(work, 'logs-apply'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    suite.server = await startFakeOpenAI(scripts());
+    const r = await run(['run', '--config', team(suite.server.baseUrl), '--workspace', repo, '--apply', '--log-dir', join(work, 'logs-apply'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /APPLIED: 1 file\(s\) changed/);
     assert.equal(readFileSync(join(repo, 'src', 'add.js'), 'utf8'), FIXED);
@@ -133,7 +123,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     const repo = makeRepo('repo-conflict');
     let edited = false;
     const inner = scripts();
-    server = await startFakeOpenAI((request) => {
+    suite.server = await startFakeOpenAI((request) => {
       // While the agents vote, the user edits the very line the winner changed.
       if (!edited && JSON.stringify(request.body?.messages ?? []).includes('Fixed add()')) {
         writeFileSync(join(repo, 'src', 'add.js'), 'exports.add = (a, b) => b - a;\n');
@@ -142,7 +132,7 @@ describe('massgen run --workspace (subprocess, real git)', function () {
       return inner(request);
     });
     const logDir = join(work, 'logs-conflict');
-    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', repo, '--apply', '--log-dir', logDir, 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    const r = await run(['run', '--config', team(suite.server.baseUrl), '--workspace', repo, '--apply', '--log-dir', logDir, 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /APPLIED: no — .*src\/add\.js/);
     assert.match(r.stderr, /changes\.patch/);
@@ -157,10 +147,10 @@ describe('massgen run --workspace (subprocess, real git)', function () {
     writeFileSync(join(dir, 'src', 'add.js'), 'exports.add = (a, b) => a - b;\n');
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
     writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
-    server = await startFakeOpenAI(scripts({ m2: { answer: 'Looked around.', first: [{ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }] } }));
-    const r = await run(['run', '--config', team(server.baseUrl), '--workspace', dir, '--apply', '--log-dir', join(work, 'logs-folder'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    suite.server = await startFakeOpenAI(scripts({ m2: { answer: 'Looked around.', first: [{ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }] } }));
+    const r = await run(['run', '--config', team(suite.server.baseUrl), '--workspace', dir, '--apply', '--log-dir', join(work, 'logs-folder'), 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 0, r.stderr);
-    const listing = server.chatRequests().filter((q) => q.body!.model === 'm2')[1].body!.messages.find((m) => m.role === 'tool')?.content ?? '';
+    const listing = suite.server.chatRequests().filter((q) => q.body!.model === 'm2')[1].body!.messages.find((m) => m.role === 'tool')?.content ?? '';
     assert.match(String(listing), /src\//);
     assert.doesNotMatch(String(listing), /node_modules\//, 'ignored folders are not copied');
     assert.match(String(listing), /node_modules \(symbolic link\)/, 'installed dependencies are linked in (read-only), not copied');
@@ -169,8 +159,8 @@ describe('massgen run --workspace (subprocess, real git)', function () {
   });
 
   it('says clearly when --apply has nowhere to go', async () => {
-    server = await startFakeOpenAI(scripts());
-    const r = await run(['run', '--config', team(server.baseUrl), '--apply', 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
+    suite.server = await startFakeOpenAI(scripts());
+    const r = await run(['run', '--config', team(suite.server.baseUrl), '--apply', 'Fix add()'], work, mkdtempSync(join(work, 'tmp-')));
     assert.equal(r.code, 1);
     assert.match(r.stderr, /--apply needs a folder/);
   });
