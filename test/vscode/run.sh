@@ -37,5 +37,5 @@ printf 'Untracked notes, never committed.\n' > "$WS/notes.txt"
 
 step "run the suite in code-server (screenshots: test-artifacts/screenshots, logs: test-artifacts/vscode-logs)"
 # The runner's last line is the suite's "N passed, N failed, N skipped"; its exit code is this script's.
-INSTALL_VSIX="$HERE/out/fake-lm.vsix${INSTALL_VSIX:+:$INSTALL_VSIX}" TEST_TIMEOUT_MS="${TEST_TIMEOUT_MS:-300000}" \
+INSTALL_VSIX="$HERE/out/fake-lm.vsix${INSTALL_VSIX:+:$INSTALL_VSIX}" TEST_TIMEOUT_MS="${TEST_TIMEOUT_MS:-1200000}" \
   node "$HERE/run-ext-tests.js" "$ROOT" "$HERE/suite/index" "$WS"
