@@ -127,7 +127,9 @@ async function evalRun(cmd: EvalCommand, io: CliIO): Promise<number> {
     progress.say('Interrupted: stopping the runs; finished results are kept (Ctrl-C again to quit at once)…');
     abort.abort();
   });
-  const workspacesDir = planned.plan ? await privateRunBase().catch((err: unknown) => {
+  // Copies are needed when the config has a workspace, and for code tasks, which bring their own.
+  const needsCopies = Boolean(planned.plan) || pending.some((p) => p.item.kind === 'code');
+  const workspacesDir = needsCopies ? await privateRunBase().catch((err: unknown) => {
     throw new Stop(EXIT.execution, errorMessage(err));
   }) : '';
   const warned = new Set<string>();
