@@ -298,7 +298,9 @@ describe('MCP toolboxes against real servers', function () {
       const box = toolbox([scripted({ connectTimeoutSeconds: 600 }, '--hang'), everything()]);
       const controller = new AbortController();
       const team = runTeam([{ id: 'a', toolbox: box, script: () => reply.answer('x') }], { signal: controller.signal });
-      setTimeout(() => controller.abort(), 300);
+      // Cancelled once a server process is up (and, hanging, still connecting): not after a guess at how long that takes.
+      await eventually(() => box.processIds().length >= 1, { what: 'a server process to start' });
+      controller.abort();
       const result = await team.result;
       assert.equal(result.reason, 'cancelled');
       assert.ok(box.processIds().length >= 1);

@@ -1,12 +1,14 @@
 // Recorded event streams for the vote-viewer tests, produced by the real engine with scripted agents
 // (src/core/engine/test-team.ts): revisions and stale votes, a rate-limited retry, a turn timeout, a failing agent,
-// tool calls, reasoning, usage and a budget; a tie; hostile model output. Times are stretched so the views show
-// realistic durations (the scripted agents answer in milliseconds).
+// tool calls, reasoning, usage and a budget; a tie; hostile model output. The runs are on a fake clock, so their
+// order (who times out, who answers first) is the script's alone, however loaded the machine; times are stretched so
+// the views show realistic durations (the scripted agents answer in milliseconds of scripted time).
 
 import { ProviderError } from '../../src/core/providers/types';
 import { reply, type Script, type ScriptedReply } from '../../src/core/providers/scripted';
 import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { reduceEvents } from '../../src/core/engine/run-state';
+import { FakeClock } from '../helpers/fake-clock';
 import { boardHasAnswers, runTeam, type TeamMember } from '../helpers/test-team';
 import { addedFile, binaryFile, deletedFile, joinPatches, modifiedFile } from './patches';
 
@@ -152,6 +154,7 @@ export async function fullRun(): Promise<RunEvent[]> {
     timeouts: { agentTurnTimeoutSeconds: 0.25 },
     retry: { maxDelayMs: 200 },
     orchestrator: { budget: { maxCostUsd: 0.25, maxTotalTokens: 120_000 } },
+    clock: new FakeClock(),
   });
   await team.result;
   return stretch(team.events, 90);
@@ -165,7 +168,7 @@ export async function tieRun(): Promise<RunEvent[]> {
       { id: 'alpha', script: vote('agent2', 'agent2.1 is clearer.'), pricing },
       { id: 'beta', script: vote('agent1', 'agent1.1 is more complete.'), pricing },
     ],
-    { task: 'Pick the better data structure.' },
+    { task: 'Pick the better data structure.', clock: new FakeClock() },
   );
   await team.result;
   return stretch(team.events, 200);
@@ -205,7 +208,7 @@ export async function hostileRun(): Promise<RunEvent[]> {
       },
       { id: 'trent', script: (req) => (boardHasAnswers(req) ? reply.vote('agent1', 'It <b>renders</b> everything.') : reply.answer('<b>bold?</b> no: text.')) },
     ],
-    { task: 'Explain <script>window.__pwned="task"</script> XSS <img src=x onerror="window.__pwned=\'task-img\'">' },
+    { task: 'Explain <script>window.__pwned="task"</script> XSS <img src=x onerror="window.__pwned=\'task-img\'">', clock: new FakeClock() },
   );
   await team.result;
   return stretch(team.events, 100);
@@ -241,7 +244,7 @@ export async function midRun(): Promise<{ events: RunEvent[]; streaming: string[
   extra.push({ type: 'round_started', round: state.round + 1, agentIds: live });
   // live[0] and live[2] stream markdown; live[1] is thinking (reasoning only); live[3] waits out a rate limit.
   if (live[1]) extra.push(turn(live[1]), { type: 'reasoning_delta', agentId: live[1], text: 'The user asked for typed errors. agent1.1 returns them; agent2.1 maps zod issues. Which handles `port: "80"`? Both. Which handles invalid JSON? Only agent1.1.' });
-  if (live[3]) extra.push(turn(live[3]), { type: 'retry', agentId: live[3], attempt: 2, delayMs: 9000, error: '429 Too Many Requests: slow down' });
+  if (live[3]) extra.push(turn(live[3]), { type: 'retry', agentId: live[3], attempt: 2, delayMs: 60_000, error: '429 Too Many Requests: slow down' });
   streaming.forEach((id, i) => {
     extra.push(turn(id));
     const text = texts[i % texts.length];

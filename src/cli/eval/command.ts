@@ -127,10 +127,11 @@ async function evalRun(cmd: EvalCommand, io: CliIO): Promise<number> {
     progress.say('Interrupted: stopping the runs; finished results are kept (Ctrl-C again to quit at once)…');
     abort.abort();
   });
-  // Items may bring their own repository (code tasks), so the private folder for copies is made whatever the config says.
-  const workspacesDir = await privateRunBase().catch((err: unknown) => {
+  // Copies are needed when the config has a workspace, and for code tasks, which bring their own.
+  const needsCopies = Boolean(planned.plan) || pending.some((p) => p.item.kind === 'code');
+  const workspacesDir = needsCopies ? await privateRunBase().catch((err: unknown) => {
     throw new Stop(EXIT.execution, errorMessage(err));
-  });
+  }) : '';
   const warned = new Set<string>();
   const runner = sessionRunner({
     config,

@@ -416,10 +416,24 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     });
 
     it('still reports an abort or a cut while reading a body whole', async () => {
+      // Aborted once the first bytes of the body have reached the client, while the server still has most of it to
+      // send (one byte per chunk, 5 ms apart): the abort cannot come before the body, nor after it ended.
       const slow = await start(() => ({ text: 'x'.repeat(100), chunkSize: 1, delayMsPerChunk: 5, contentType: 'application/json' }));
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 40);
-      assert.equal((await rejection(provider().complete(request(), { signal: controller.signal }))).kind, 'aborted');
+      const abortOnFirstBytes: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (!response.body) return response;
+        const tap = new TransformStream<Uint8Array, Uint8Array>({
+          transform: (chunk, out) => {
+            out.enqueue(chunk);
+            controller.abort();
+          },
+        });
+        return new Response(response.body.pipeThrough(tap), response);
+      };
+      const reading = new OpenAICompatibleProvider({ model: 'fake-model', baseUrl: slow.baseUrl, fetch: abortOnFirstBytes });
+      assert.equal((await rejection(reading.complete(request(), { signal: controller.signal }))).kind, 'aborted');
+      assert.ok(controller.signal.aborted);
       assert.equal(await slow.requests[0].outcome, 'client_closed');
 
       await start(() => ({ text: 'abcdefghijkl', chunkSize: 4, contentType: null, cut: { afterChunks: 2 } }));
