@@ -161,6 +161,9 @@ async function main(tmp) {
     'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'telemetry.telemetryLevel': 'off',
     'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'extensions.ignoreRecommendations': true,
     'security.workspace.trust.enabled': false, 'update.mode': 'none', 'git.enabled': false,
+    // Desktop VS Code's default. In the browser (code-server) VS Code defaults to afterDelay: an applied edit would be
+    // saved about a second later, racing the tests that check it is left unsaved and that Undo gets the saved file back.
+    'files.autoSave': 'off',
   }, null, 2));
   const base = ['--config', path.join(tmp, 'config.yaml'), '--user-data-dir', dataDir, '--extensions-dir', extDir];
   const vsixes = (process.env.INSTALL_VSIX || '').split(':').filter(Boolean).map((v) => path.resolve(v));

@@ -239,7 +239,10 @@ const userSettings = {
     if (value === undefined) delete json[key];
     else json[key] = value;
     await editor.edit((e) => e.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), JSON.stringify(json, null, 2)));
-    await doc.save();
+    // Saved as a person does (File: Save on the active editor). In code-server the extension host's doc.save() of the
+    // User settings.json returns false and saves nothing; only auto save (now off, see run-ext-tests.js) used to.
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await until(() => !doc.isDirty, 10000, 'the User settings.json to be saved');
   },
 };
 

@@ -189,7 +189,8 @@ describe('Workspace runs in real VS Code', function () {
 
     const doc = await vscode.workspace.openTextDocument(sampleUri());
     assert.strictEqual(doc.getText(), CHANGED, "exactly the winner's change");
-    // Like Run on selection, the edit is left unsaved for review.
+    // Like Run on selection, the edit is left unsaved for review (with files.autoSave off, desktop VS Code's default).
+    assert.strictEqual(vscode.workspace.getConfiguration('files').get('autoSave'), 'off', 'auto save is off (run-ext-tests.js)');
     assert.ok(doc.isDirty, 'applied, unsaved');
     assert.strictEqual(fs.readFileSync(sampleUri().fsPath, 'utf8'), ORIGINAL, 'not saved by Apply');
     const after = folderState();
@@ -198,7 +199,8 @@ describe('Workspace runs in real VS Code', function () {
     await vscode.window.showTextDocument(doc);
     await screenshot('workspace-applied');
 
-    // One Undo restores the file.
+    // One Undo restores the file: the saved one, as nothing saved the edit (the runner turns off code-server's default
+    // auto save, which would have written it a second after Apply).
     await vscode.commands.executeCommand('undo');
     await until(() => doc.getText() === ORIGINAL, 5000, 'undo of the workspace edit');
     assert.ok(!doc.isDirty, 'back to the saved file');
