@@ -91,8 +91,9 @@ describe('@massgen follow-ups', function () {
       await link.click();
     }, label);
     await clickFollowup('Explain the vote');
+    // The chat renders a response progressively: wait for its last part, then read it whole.
     const explained = await playwright(async ({ page }) => {
-      const r = page.locator('.interactive-response').filter({ hasText: /won: 3 votes/ }).first();
+      const r = page.locator('.interactive-response').filter({ hasText: /won: 3 votes[\s\S]*agrees with this answer/ }).first();
       await r.waitFor({ state: 'attached', timeout: 30000 });
       return r.textContent();
     });
@@ -100,7 +101,7 @@ describe('@massgen follow-ups', function () {
     assert.match(explained, /The fake test model agrees with this answer/, 'each vote\u2019s reason');
     await clickFollowup('Which agents ran?');
     const ran = await playwright(async ({ page }) => {
-      const r = page.locator('.interactive-response').filter({ hasText: /3 agents ran/ }).first();
+      const r = page.locator('.interactive-response').filter({ hasText: /3 agents ran[\s\S]*careful reviewer/ }).first();
       await r.waitFor({ state: 'attached', timeout: 30000 });
       return r.textContent();
     });

@@ -101,16 +101,20 @@ async function playwright(fn, arg, timeoutMs = 60000) {
 
 /**
  * Clicks the (enabled) control named `name` (its aria-label, or a button's text) in any open webview, waiting up to
- * timeoutMs for it; false when it never appeared.
+ * timeoutMs for it; false when it never appeared. The page may repaint between finding the control and clicking it
+ * (a loaded machine widens that window): a control detached meanwhile is looked up again.
  */
-function clickInViewer(name, timeoutMs = 10000) {
+function clickInViewer(name, timeoutMs = 30000) {
   return playwright(async ({ webviewFrames, sleep }, a) => {
     for (const end = Date.now() + a.timeoutMs; Date.now() < end; await sleep(200)) {
       for (const frame of await webviewFrames()) {
         const button = (await frame.$(`[aria-label="${a.name}"]:not([disabled])`)) || (await frame.$(`button:text-is("${a.name}")`));
-        if (button) {
+        if (!button) continue;
+        try {
           await button.click();
           return true;
+        } catch (err) {
+          if (!/not attached to the DOM/.test(String(err && err.message))) throw err;
         }
       }
     }
@@ -127,8 +131,13 @@ async function openStartPage() {
         if (await frame.$('.empty')) return true;
         const button = await frame.$('[aria-label="New run"]');
         if (button) {
-          await button.click();
-          return true;
+          try {
+            await button.click();
+            return true;
+          } catch (err) {
+            // Repainted between finding and clicking it: look again.
+            if (!/not attached to the DOM/.test(String(err && err.message))) throw err;
+          }
         }
       }
       await sleep(200);
