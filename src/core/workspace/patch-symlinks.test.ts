@@ -26,6 +26,19 @@ describe('patch-symlinks', () => {
     );
   });
 
+  it('refuses a `..` after a name, which may be a link: chained links (`s -> .`, `t -> s/..`) climb out', () => {
+    const patch = [addLink('s', '.'), addLink('t', 's/..'), addLink('u', '/work/p/s/..'), addLink('a/v', '../b/../c'), addLink('a/w', '../../x/y')].join('');
+    assert.deepEqual(
+      symlinksLeaving(patch, '/work/p').map((l) => l.path),
+      ['t', 'u', 'a/v', 'a/w'],
+    );
+  });
+
+  it('reads header lines ending in a carriage return as git does', () => {
+    const crlf = addLink('link', '../../outside').replace('new file mode 120000\n', 'new file mode 120000\r\n');
+    assert.deepEqual(symlinksLeaving(crlf, '/work/p').map((l) => l.path), ['link']);
+  });
+
   it('a link whose target is not shown as text is refused (fail closed)', () => {
     const binary = ['diff --git a/l b/l', 'new file mode 120000', 'index 0000000..4444444', 'GIT binary patch', 'literal 3', 'xyz', ''].join('\n');
     assert.deepEqual(symlinksLeaving(binary, '/work/p'), [{ path: 'l', target: null }]);

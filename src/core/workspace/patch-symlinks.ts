@@ -49,7 +49,8 @@ export function patchSymlinks(patch: string): PatchSymlink[] {
   for (const section of sections) {
     const lines = section.split('\n');
     const header = lines.findIndex((l) => l.startsWith('@@') || l.startsWith('GIT binary patch'));
-    const meta = header === -1 ? lines : lines.slice(0, header);
+    // git reads a header line ending in "\r" as the same header, so it is read here that way too.
+    const meta = (header === -1 ? lines : lines.slice(0, header)).map((l) => l.replace(/\r$/, ''));
     const newMode = meta.map((l) => /^(?:new file mode|new mode) (\d+)$/.exec(l)?.[1] ?? /^index [0-9a-f]+\.\.[0-9a-f]+ (\d+)$/.exec(l)?.[1]).find((m) => m !== undefined);
     if (newMode !== SYMLINK_MODE) continue;
     const plus = meta.find((l) => l.startsWith('+++ '));
@@ -72,12 +73,25 @@ export function patchSymlinks(patch: string): PatchSymlink[] {
 /**
  * The links of `patch` that point outside `folder` (the real path of the folder it will be applied to): absolute
  * targets not inside it, relative ones climbing above it, and any whose target cannot be read. Pure.
+ *
+ * Targets are judged as text, so a `..` after a name is refused outright: that name may itself be a link (one this
+ * patch adds, `s -> .` then `t -> s/..`, or one already in the folder), and the kernel climbs from where the link
+ * leads, not from where the text says. Leading `..` climb from the link's own folder, which git never writes
+ * through a link.
  */
 export function symlinksLeaving(patch: string, folder: string): PatchSymlink[] {
   return patchSymlinks(patch).filter(({ path: at, target }) => {
     if (target === null || target === '') return true;
+    if (climbsAfterName(target)) return true;
     if (/^([A-Za-z]:|[\\/])/.test(target)) return !(target.startsWith('/') && isInside(folder, path.posix.normalize(target)));
     const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(at), target));
     return resolved === '..' || resolved.startsWith('../');
   });
+}
+
+/** True when `target` has a `..` after a name (an absolute target has names from its root on). */
+function climbsAfterName(target: string): boolean {
+  const parts = target.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+  const first = target.startsWith('/') ? 0 : parts.findIndex((p) => p !== '..');
+  return first !== -1 && parts.slice(first).includes('..');
 }
