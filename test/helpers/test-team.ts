@@ -3,7 +3,7 @@
 
 import { DEFAULT_ORCHESTRATOR, type OrchestratorConfig, type Pricing, type TimeoutConfig } from '../../src/core/config/types';
 import { ScriptedProvider, type Script } from '../../src/core/providers/scripted';
-import type { ModelRequest } from '../../src/core/providers/types';
+import type { ModelProvider, ModelRequest } from '../../src/core/providers/types';
 import type { PromptCachePolicy } from '../../src/core/usage/cache';
 import type { EventOf, RunEvent, RunEventType } from '../../src/core/engine/events';
 import { Orchestrator } from '../../src/core/engine/orchestrator';
@@ -23,6 +23,8 @@ export interface TeamMember {
   promptCache?: PromptCachePolicy;
   /** The model it stands for (default `model-<id>`): members with the same model and cache share one backend's cache. */
   model?: string;
+  /** A provider of the test's own instead of the scripted one (its `script` is then unused). */
+  provider?: ModelProvider;
 }
 
 export interface TeamRun {
@@ -59,7 +61,7 @@ export function runTeam(
   const events: RunEvent[] = [];
   const orchestrator = new Orchestrator({
     task: opts.task ?? 'What is 2 + 2?',
-    agents: members.map((m) => ({ id: m.id, provider: providers[m.id], toolbox: m.toolbox, workspace: m.workspace, systemMessage: m.systemMessage, pricing: m.pricing, contextWindow: m.contextWindow })),
+    agents: members.map((m) => ({ id: m.id, provider: m.provider ?? providers[m.id], toolbox: m.toolbox, workspace: m.workspace, systemMessage: m.systemMessage, pricing: m.pricing, contextWindow: m.contextWindow })),
     orchestrator: { ...DEFAULT_ORCHESTRATOR, ...opts.orchestrator },
     timeouts: { orchestratorTimeoutSeconds: 30, agentTurnTimeoutSeconds: 10, ...opts.timeouts },
     retry: { ...FAST_RETRY, ...opts.retry },

@@ -40,11 +40,15 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       // Raced as well: a provider that ignores its signal must not hold a cancelled or timed-out turn.
       const response = await raceAbort(provider.complete(request, {
         signal,
+        // A provider that ignores its signal may still stream after the race gave up on it: those parts belong to
+        // no turn any more (a retried turn has its own call).
         onStarted: () => {
+          if (signal.aborted) return;
           begun = true;
           pass?.begun();
         },
         onDelta: (d) => {
+          if (signal.aborted) return;
           streamed += d.text.length;
           if (d.type === 'text') ctx.emit({ type: 'text_delta', agentId, text: d.text });
           else ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });

@@ -87,6 +87,8 @@ export class RunContext {
   readonly notesChangingTask = new Set<string>();
   private noteCount = 0;
   ended = false;
+  /** `run_ended` was emitted: every later event is dropped. */
+  private closed = false;
   /** Wakes the coordinator when a running turn becomes settled (turn ends wake it through their promises). */
   wakeCoordinator: () => void = () => undefined;
   private seq = 0;
@@ -131,8 +133,14 @@ export class RunContext {
     this.budget = new BudgetGuard(options.orchestrator.budget, (reached) => this.emit({ type: 'budget_reached', ...reached }));
   }
 
-  /** Every caller passes a fresh object literal, so it is stamped in place: no copy per event (most are deltas). */
+  /**
+   * Every caller passes a fresh object literal, so it is stamped in place: no copy per event (most are deltas).
+   * Nothing follows `run_ended`: an adapter left running after a cancel (raced, not awaited) cannot add to a run
+   * that is over.
+   */
   emit(body: RunEventBody): void {
+    if (this.closed) return;
+    if (body.type === 'run_ended') this.closed = true;
     const event = body as RunEvent;
     event.seq = ++this.seq;
     event.t = this.clock.now() - this.started;

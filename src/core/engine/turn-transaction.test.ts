@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { reply, requestText, type Script } from '../providers/scripted';
 import { FakeClock } from '../../../test/helpers/fake-clock';
 import { boardHasAnswers, runTeam, type TeamRun } from '../../../test/helpers/test-team';
+import type { ModelProvider } from '../providers/types';
 import type { AgentToolbox, AgentWorkspace } from './ports';
 
 const never = new Promise<never>(() => undefined);
@@ -150,6 +151,32 @@ describe('an adapter that ignores cancellation', function () {
     const team = (late.team = runTeam([{ id: 'a', script: () => reply.answer('A'), workspace }], { clock }));
     const result = await team.result;
     assert.equal(result.reason, 'cancelled');
+  });
+});
+
+describe('a model call that ignores cancellation', () => {
+  it('streams nothing into the run once its turn is cancelled, and nothing follows run_ended', async () => {
+    const clock = new FakeClock();
+    const late: { team?: TeamRun; stream?: (text: string) => void } = {};
+    const deaf: ModelProvider = {
+      description: 'deaf',
+      model: 'deaf',
+      complete: (_request, options) => {
+        late.stream = (text) => {
+          options.onStarted?.();
+          options.onDelta?.({ type: 'text', text });
+        };
+        late.stream('before the cancel');
+        setImmediate(() => late.team!.orchestrator.cancel());
+        return never;
+      },
+    };
+    const team = (late.team = runTeam([{ id: 'a', script: () => reply.answer('unused'), provider: deaf }], { clock }));
+    const result = await team.result;
+    late.stream!('after the run ended');
+    assert.equal(result.reason, 'cancelled');
+    assert.deepEqual(team.of('text_delta').map((e) => e.text), ['before the cancel']);
+    assert.equal(team.events.at(-1)?.type, 'run_ended');
   });
 });
 
