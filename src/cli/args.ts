@@ -2,7 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/util/errors';
-import { MAX_TIMEOUT_SECONDS } from '../core/config/schema';
+import { MAX_TIMEOUT_SECONDS } from '../core/config/seconds';
 import { EVAL_HELP, EVAL_USAGE, parseEvalArgs, type EvalCliCommand } from './eval/args';
 
 export type CliCommand =

@@ -6,6 +6,7 @@
 // message here ever contains a value, only key paths and variable names.
 
 import { z } from 'zod';
+import { seconds } from './seconds';
 import type { McpServerConfig, McpTransportType, PlanningModeConfig } from './types';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v));
@@ -24,8 +25,8 @@ export const McpServerSchema = z.object({
   headers: z.record(z.string(), scalar).nullish(),
   allowed_tools: names.nullish(),
   exclude_tools: names.nullish(),
-  timeout: z.number().positive().nullish(),
-  connect_timeout: z.number().positive().nullish(),
+  timeout: seconds.nullish(),
+  connect_timeout: seconds.nullish(),
   require_approval: z.union([z.boolean(), names]).nullish(),
   max_result_chars: z.int().min(200).nullish(),
   shared: z.boolean().nullish(),

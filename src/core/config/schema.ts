@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CheckSchema, VerificationSchema } from './checks';
 import { McpBackendKeys } from './mcp';
+import { seconds, waitSeconds } from './seconds';
 import { DEFAULT_MODELS } from './backends';
 
 const sensitivity = z.enum(['lenient', 'balanced', 'strict']);
@@ -23,13 +24,6 @@ function isRegex(pattern: string): boolean {
     return false;
   }
 }
-/**
- * The longest timeout or wait a config may set: 7 days. Timers hold at most 2^31-1 ms (about 24.8 days); a longer
- * one used to fire at once, so the bound is stated here rather than discovered at run time.
- */
-export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
-const seconds = z.number().positive().max(MAX_TIMEOUT_SECONDS);
-const waitSeconds = z.number().min(0).max(MAX_TIMEOUT_SECONDS);
 const httpUrl = z.string().refine((s) => /^https?:\/\/[^/\s]+/.test(s), 'must be an http(s) URL, e.g. http://localhost:11434/v1');
 
 const perMillion = z.number().min(0);

@@ -29,6 +29,13 @@ describe('config: timeouts are bounded (a timer holds at most 2^31-1 ms)', () =>
     }
   });
 
+  it('refuses MCP call and connect timeouts beyond 7 days', () => {
+    for (const key of ['timeout', 'connect_timeout']) {
+      const text = yaml('agents:', '  - id: a', '    backend:', '      type: openai', '      model: gpt-4o-mini', '      api_key: k', '      mcp_servers:', '        - name: fs', '          type: stdio', '          command: node', `          ${key}: 3000000`);
+      assert.match(errorOf(text), new RegExp(`${key}: must be at most 604800, got 3000000`));
+    }
+  });
+
   it('accepts 7 days', () => {
     const { config } = parseConfigText(yaml(...AGENT, 'timeout_settings:', '  orchestrator_timeout_seconds: 604800'), 'team.yaml', {}, { requireKeys: false });
     assert.equal(config.timeouts.orchestratorTimeoutSeconds, 604800);

@@ -4,7 +4,7 @@
 // from another agent shares them. Only the run stopping or the agent being cancelled stops the wait; the checks
 // themselves stop when the run does, or when the agents are done (`RunContext.settleChecks`).
 
-import { AbortedError } from '../util/sleep';
+import { AbortedError } from '../util/abort';
 import type { AnswerChange, CheckResult } from './events';
 import type { AnswerChecks } from './ports';
 import type { AgentRuntime, RunContext } from './run-context';
@@ -16,7 +16,8 @@ export async function checkAnswer(ctx: RunContext, agent: AgentRuntime, checks: 
   const pending = checks.run({ label, change }, ctx.checksSignal, (result) => ctx.emit({ type: 'check_finished', agentId, label, result }));
   ctx.trackChecks(pending);
   await untilSettledOrAborted(pending, turnSignal);
-  if (agent.failed || ctx.stopCause) throw new AbortedError();
+  // The checks outlast a turn timeout; by their end the agent may be gone or the run decided without this answer.
+  if (agent.failed || ctx.stopCause || ctx.decided) throw new AbortedError();
   return pending;
 }
 

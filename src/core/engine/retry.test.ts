@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ProviderError } from '../providers/types';
-import { AbortedError } from '../util/sleep';
+import { AbortedError } from '../util/abort';
 import { asProviderError, DEFAULT_RETRY, retryDelayMs } from './retry';
 
 describe('retry policy', () => {

@@ -3,7 +3,7 @@
 // retry-after; auth and invalid-request errors are never retried.
 
 import { ProviderError } from '../providers/types';
-import { AbortedError } from '../util/sleep';
+import { AbortedError } from '../util/abort';
 
 export interface RetryPolicy {
   /** Attempts per model call, the first included. */

@@ -1,7 +1,7 @@
 // The tool kit, the twin of the provider kit (providers/http-errors.ts): a toolbox is declared as tools, each a spec
 // (what the model is offered), a zod schema for its arguments and a `run`, and the kit does what every toolbox must
 // do alike, in one wording: the unknown-tool message, the toolbox's own refusal (the run has ended), cancel before
-// the call, JSON parsing and schema validation (arguments.ts), the race against the signal (cancel.ts), the output
+// the call, JSON parsing and schema validation (arguments.ts), the race against the signal (util/abort.ts), the output
 // cap, and errors as results. `execute` never throws and never names a host path; a tool's `run` may throw.
 
 import type { z } from 'zod';

@@ -1,8 +1,6 @@
 import { AbortedError } from './abort';
 import { realClock, type Clock } from './clock';
 
-export { AbortedError } from './abort';
-
 /** Resolves after `ms` on `clock`, or rejects with an AbortedError as soon as the signal fires. */
 export function sleep(ms: number, signal: AbortSignal, clock: Clock = realClock): Promise<void> {
   return new Promise((resolve, reject) => {
