@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { formatIssue } from '../../core/config/load';
 import type { AgentConfig, MassGenConfig } from '../../core/config/types';
 import type { CommandsOption } from '../../core/run/command-tools';
+import { SessionSetupError } from '../../core/run/errors';
 import type { PreviousRun } from '../../core/run/continuation';
 import { RunSession, type SessionListener } from '../../core/run/session';
 import type { FilesOption } from '../../core/run/work-area';
@@ -61,6 +62,10 @@ const KEPT_RUNS = 20;
 
 export class RunManager implements vscode.Disposable {
   private readonly runs: RunSession[] = [];
+  /** Sessions between `new` and the end of `prepare()`: not runs yet, but holding copies and MCP servers. */
+  private readonly preparing = new Set<RunSession>();
+  /** `closeAll` began (the window is closing): nothing more starts. */
+  private closing = false;
   /** Each kept run's prompt (RunRequest.prompt) and the agents that ran, for the views. */
   private readonly info = new Map<string, { prompt: string; agents: RanAgent[] }>();
   private readonly started = new vscode.EventEmitter<RunSession>();
@@ -122,7 +127,18 @@ export class RunManager implements vscode.Disposable {
       signal: request.signal,
       onWarning: (message) => this.log.warn(`run "${request.title}": ${message}`),
     });
-    await session.prepare();
+    // A session being prepared is not in `runs` yet: closeAll must reach it too, and one prepared after the close
+    // began is disposed instead of started.
+    this.preparing.add(session);
+    try {
+      await session.prepare();
+    } finally {
+      this.preparing.delete(session);
+    }
+    if (this.closing) {
+      await session.dispose();
+      throw new SessionSetupError('cancelled', 'VS Code is closing the window');
+    }
     this.log.info(`run "${request.title}": ${team.config.agents.length} agent(s) from ${team.config.source}: ${team.config.agents.map((a) => `${a.id} (${a.backend.type} ${a.backend.model})`).join(', ')}`);
     session.subscribe((event, state) => this.logEvent(event, state));
     if (request.onEvent) session.subscribe(request.onEvent);
@@ -206,9 +222,10 @@ export class RunManager implements vscode.Disposable {
    * (window reload and shutdown wait on it through `deactivate`).
    */
   async closeAll(timeoutMs: number): Promise<void> {
+    this.closing = true;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([Promise.all(this.runs.map((r) => r.dispose())), late]);
+    await Promise.race([Promise.all([...this.runs, ...this.preparing].map((r) => r.dispose())), late]);
     clearTimeout(timer);
   }
 
