@@ -1124,7 +1124,7 @@ describe('orchestrator: the human in the loop', () => {
     const team = runTeam([member('a', a), member('b', b)]);
     const result = await team.result;
     assert.equal(result.reason, 'user_stop');
-    assert.ok(result.durationMs < 5000, `ended at once (${result.durationMs} ms), not after the 5 s vote`);
+    assert.deepEqual(team.of('vote_cast'), [], 'ended at once: neither 5 s vote was waited for');
     assert.equal(team.of('winner_selected')[0].basis, 'most_informed');
     assert.ok(result.finalAnswer);
     assert.ok(team.providers.a.signals.at(-1)!.aborted);
