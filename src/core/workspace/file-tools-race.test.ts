@@ -42,6 +42,17 @@ function beforeNextOpen(swap: () => void): () => void {
   return () => ((fsp as { open: typeof fsp.open }).open = real);
 }
 
+/** An agent's copy holding a/b/f.txt ("inside") beside an outside folder holding b/f.txt ("SECRET"). */
+async function copyBesideOutside(base: string, prefix?: string): Promise<{ own: string; outside: string }> {
+  const own = path.join(base, prefix ? `${prefix}-copy` : 'copy');
+  const outside = path.join(base, prefix ? `${prefix}-outside` : 'outside');
+  await mkdir(path.join(own, 'a', 'b'), { recursive: true });
+  await writeFile(path.join(own, 'a', 'b', 'f.txt'), 'inside');
+  await mkdir(path.join(outside, 'b'), { recursive: true });
+  await writeFile(path.join(outside, 'b', 'f.txt'), 'SECRET');
+  return { own, outside };
+}
+
 describe('file tools against a folder swapped for a link while they run', function () {
   this.timeout(120_000);
   let base: string;
@@ -53,12 +64,7 @@ describe('file tools against a folder swapped for a link while they run', functi
 
   it('a parent folder swapped for a link between the check and the open: read_file and write_file refuse', async function () {
     if (process.platform === 'win32') this.skip();
-    const own = path.join(base, 'det-copy');
-    const outside = path.join(base, 'det-outside');
-    await mkdir(path.join(own, 'a', 'b'), { recursive: true });
-    await writeFile(path.join(own, 'a', 'b', 'f.txt'), 'inside');
-    await mkdir(path.join(outside, 'b'), { recursive: true });
-    await writeFile(path.join(outside, 'b', 'f.txt'), 'SECRET');
+    const { own, outside } = await copyBesideOutside(base, 'det');
     const swapParent = () => {
       renameSync(path.join(own, 'a'), path.join(own, 'a-moved'));
       symlinkSync(outside, path.join(own, 'a'));
@@ -82,12 +88,7 @@ describe('file tools against a folder swapped for a link while they run', functi
 
   it('never reads or writes the outside file', async function () {
     if (process.platform === 'win32') this.skip();
-    const own = path.join(base, 'copy');
-    const outside = path.join(base, 'outside');
-    await mkdir(path.join(own, 'a', 'b'), { recursive: true });
-    await writeFile(path.join(own, 'a', 'b', 'f.txt'), 'inside');
-    await mkdir(path.join(outside, 'b'), { recursive: true });
-    await writeFile(path.join(outside, 'b', 'f.txt'), 'SECRET');
+    const { own, outside } = await copyBesideOutside(base);
     await symlink(outside, path.join(own, 'a-link'));
     await writeFile(path.join(base, 'swapper.js'), SWAPPER);
 
