@@ -1,5 +1,7 @@
 // A status-bar item while a run is going: how far the latest run is ("MassGen · round 2 · 1/3 voted"); a click
-// opens the vote viewer on it. Hidden when nothing runs. Repainted at most every 250 ms (streams emit many events).
+// opens the vote viewer on it. While commands wait for the user's approval it counts them instead ("MassGen · 2
+// approvals waiting", highlighted), and a click opens the viewer on the run of the oldest. Hidden when nothing runs.
+// Repainted at most every 250 ms (streams emit many events); at once when the approvals change.
 
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/run-state';
@@ -18,9 +20,20 @@ export function runStatusItem(runs: RunManager): vscode.Disposable {
   item.name = 'MassGen run';
   let timer: ReturnType<typeof setTimeout> | undefined;
   const render = () => {
+    clearTimeout(timer);
     timer = undefined;
     const active = runs.active;
     const run = active[active.length - 1];
+    const waiting = runs.approvals.pending;
+    if (waiting.length) {
+      item.text = `$(bell-dot) ${waiting.length === 1 ? vscode.l10n.t('MassGen · 1 approval waiting') : vscode.l10n.t('MassGen · {0} approvals waiting', waiting.length)}`;
+      item.tooltip = vscode.l10n.t('Agents wait for your approval to run commands. Click to answer in the vote viewer.');
+      item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      item.command = { command: 'massgen.showVoteViewer', title: vscode.l10n.t('Open the vote viewer'), arguments: [{ runId: waiting[0].runId }] };
+      item.show();
+      return;
+    }
+    item.backgroundColor = undefined;
     if (!run) {
       item.hide();
       return;
@@ -31,6 +44,7 @@ export function runStatusItem(runs: RunManager): vscode.Disposable {
     item.show();
   };
   const schedule = () => (timer ??= setTimeout(render, 250));
+  const approvals = runs.approvals.onDidChange(render);
   const started = runs.onDidStart((run) => {
     render();
     run.subscribe((event) => event.type !== 'text_delta' && event.type !== 'reasoning_delta' && schedule());
@@ -40,6 +54,7 @@ export function runStatusItem(runs: RunManager): vscode.Disposable {
     dispose: () => {
       clearTimeout(timer);
       started.dispose();
+      approvals.dispose();
       item.dispose();
     },
   };

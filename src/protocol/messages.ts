@@ -20,6 +20,8 @@
 //             (a stored past run, a run without a workspace, an unknown version).
 //   noteRefused  a `note` could not be sent (the run ended, the agent failed, no such agent): `text` says why, and the
 //             page's note box for `agentId` (or for every agent) stops waiting for it; the text is still in the box.
+//   approvals every command approval waiting in this window (any run), oldest first; sent after each snapshot and
+//             whenever the queue changes. The page shows those of the shown run in their agents' columns.
 // webview → host
 //   ready     the page (re)loaded: send a snapshot of `want` (a run id, or the latest when follow).
 //   resync    a delta gap was detected: send a snapshot.
@@ -33,6 +35,8 @@
 //             explicit choice) makes the current votes stale. It shows up as a `note_added` event; a note that cannot
 //             be sent (the run ended, the agent failed) comes back as `noteRefused`.
 //   answerNow end a running run now with the best current answer (end reason user_stop).
+//   approve   the user's answer to approval `requestId` (from `approvals`); one already answered elsewhere (the
+//             notification), or whose run or agent stopped, is ignored.
 
 // `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
 // path and not on the other, and crashed at load (test/integration/bundles.test.ts).
@@ -115,6 +119,26 @@ export const ShownRunSchema = z.object({
 });
 export type ShownRun = z.infer<typeof ShownRunSchema>;
 
+export const APPROVAL_CHOICES = ['allow', 'allowRun', 'deny'] as const;
+export type ApprovalChoice = (typeof APPROVAL_CHOICES)[number];
+
+/** A command an agent waits to run until the user answers (src/host/run/approval-queue.ts owns them). */
+export const PendingApprovalSchema = z.object({
+  id: str,
+  runId: str,
+  /** The agent's id as the user configured it, and its label (agentK). */
+  agentId: str,
+  label: str,
+  /** The command, cut to a few hundred characters. */
+  command: str,
+  /** The workspace folder's name, and the agent's copy of it where the command would run. */
+  folder: str,
+  copy: str,
+  /** Sandboxed commands may be allowed for the rest of the run; unsandboxed ones are asked for one by one. */
+  sandboxed: bool,
+});
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+
 export const HostMessageSchema = z.discriminatedUnion('type', [
   // `setup` is null until the host has worked it out; a `setup` message follows.
   z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: z.nullable(SetupSchema) }),
@@ -126,6 +150,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: str }),
   z.object({ v, type: z.literal('diff'), runId: str, version: str, patch: z.nullable(z.string().check(z.maxLength(MAX_PATCH_CHARS))), truncated: bool, note: z.optional(str) }),
   z.object({ v, type: z.literal('noteRefused'), runId: str, agentId: z.optional(str), text: str }),
+  z.object({ v, type: z.literal('approvals'), approvals: z.array(PendingApprovalSchema) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 export type HostMessageOf<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
@@ -148,6 +173,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('requestDiff'), runId: id, version: id }),
   z.object({ v, type: z.literal('note'), runId: id, text: z.string().check(z.minLength(1), z.maxLength(MAX_NOTE_CHARS)), agentId: z.optional(id), changesTask: bool }),
   z.object({ v, type: z.literal('answerNow'), runId: id }),
+  z.object({ v, type: z.literal('approve'), requestId: id, choice: z.enum(APPROVAL_CHOICES) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;

@@ -14,8 +14,16 @@ export interface CommandsOption {
   /** Commands may use the network; an agent's config (upstream's Docker network mode) may allow it too. */
   network: boolean;
   /** Asked before a command runs: always without a sandbox, and for every command when `askEveryCommand`. */
-  approve?: (request: ApprovalRequest, signal: AbortSignal) => Promise<boolean>;
+  approve?: (request: CommandApprovalRequest, signal: AbortSignal) => Promise<boolean>;
   askEveryCommand?: boolean;
+}
+
+/** What the user is asked to approve: the command, where and why, and which agent asks. */
+export interface CommandApprovalRequest extends ApprovalRequest {
+  /** The agent's id as the user configured it (e.g. "claude"). */
+  agentId: string;
+  /** Its anonymous label, agentK (the name of its copy). */
+  label: string;
 }
 
 /** Whether any agent of the run gets commands. */
@@ -41,6 +49,7 @@ export async function openCommandTools(agents: readonly AgentConfig[], option: C
   });
   const sandbox = await detectSandbox();
   const knownSecrets = agents.flatMap((a) => (a.backend.apiKey ? [a.backend.apiKey] : []));
+  const approve = option?.approve;
   const network = (i: number) => Boolean(option?.network || agents[i].backend.commands?.network);
   return {
     sandbox,
@@ -54,7 +63,7 @@ export async function openCommandTools(agents: readonly AgentConfig[], option: C
         sandbox,
         policy: policies[index],
         network: network(index),
-        approve: option?.approve,
+        approve: approve && ((request, signal) => approve({ ...request, agentId: agents[index].id, label }, signal)),
         requireApproval: option?.askEveryCommand,
         knownSecrets,
         readOnlyPaths: area.readOnlyPaths,

@@ -4,6 +4,8 @@
 // reach the log: events carry none. It alone decides which runs are kept; the vote viewer and the previews let a
 // run go when it fires `onDidDrop`.
 
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { formatIssue } from '../../core/config/load';
 import type { AgentConfig, MassGenConfig } from '../../core/config/types';
@@ -16,9 +18,11 @@ import { describeEvent } from '../../core/status/describe';
 import { errorMessage } from '../../core/util/errors';
 import { oneLine } from '../../core/util/text';
 import type { KeyStore } from '../keys';
+import { approvalToast } from '../ask';
 import { mcpLogger, notificationApprover, readMcpSettings } from '../mcp';
 import { answerNowRefusal } from './answer-now';
 import { resolveRunConfig } from './config';
+import { ApprovalQueue } from './approval-queue';
 import { checksApprover } from './checks-approval';
 import { commandApprover } from './command-approval';
 import { commandsForRun } from './commands-policy';
@@ -73,6 +77,8 @@ export class RunManager implements vscode.Disposable {
   private readonly dropped = new vscode.EventEmitter<string>();
   /** A run is no longer kept (its id): the oldest finished ones go past KEPT_RUNS; a run going is never dropped. */
   readonly onDidDrop = this.dropped.event;
+  /** The commands agents of every run wait to run until the user answers (the notification, the vote viewer). */
+  readonly approvals = new ApprovalQueue(approvalToast());
 
   constructor(private readonly keys: KeyStore, private readonly log: vscode.LogOutputChannel) {}
 
@@ -113,8 +119,11 @@ export class RunManager implements vscode.Disposable {
     const runConfig = await resolveRunConfig(this.keys, folder);
     if (runConfig.kind === 'configured') for (const w of runConfig.warnings) this.log.warn(formatIssue(w));
     const team = await teamFor(runConfig, request.preferredModel);
-    const commands = this.commandsFor(request, team.config);
+    // The run's id is known before the session: its command approvals name it.
+    const runId = randomUUID();
+    const commands = this.commandsFor(request, team.config, runId);
     const session = new RunSession({
+      runId,
       task: request.task,
       title: request.title,
       config: team.config,
@@ -169,12 +178,12 @@ export class RunManager implements vscode.Disposable {
   }
 
   /** See commands-policy.ts: never untrusted, only in workspace runs, always with an approval prompt. */
-  private commandsFor(request: RunRequest, config: MassGenConfig): CommandsOption | undefined {
+  private commandsFor(request: RunRequest, config: MassGenConfig, runId: string): CommandsOption | undefined {
     const settings = vscode.workspace.getConfiguration('massgen.commands');
     const { option, note } = commandsForRun(
       { trusted: vscode.workspace.isTrusted, workspaceRun: request.files?.kind === 'workspace', enabled: settings.get<boolean>('enabled', false), network: settings.get<boolean>('network', false) },
       config,
-      commandApprover(),
+      commandApprover(this.approvals, { runId, folder: request.files?.kind === 'workspace' ? basename(request.files.source ?? request.files.baseDir) : '' }),
     );
     if (note) this.log.warn(note);
     return option;

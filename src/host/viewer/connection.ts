@@ -1,6 +1,6 @@
 // One webview (the sidebar view or the editor panel) as the hub serves it: one snapshot on (re)connect, then
 // numbered, coalesced deltas; a webview that was hidden, reloaded or lost a delta gets a fresh snapshot. Its
-// intents (cancel, answer now, notes, actions, links, start) are carried out here; on request, the patch of an
+// intents (cancel, answer now, notes, command approvals, actions, links, start) are carried out here; on request, the patch of an
 // answer version of a workspace run (capped, deduplicated and rate-limited per webview).
 
 import type { RunEvent } from '../../core/engine/events';
@@ -239,6 +239,9 @@ export class ViewerConnection implements Disposable {
         if (feed?.running && !answerNowRefusal(feed.run.state)) feed.run.answerNow();
         return;
       }
+      case 'approve':
+        this.hub.answerApproval(m.requestId, m.choice);
+        return;
     }
   }
 
@@ -350,6 +353,9 @@ export class ViewerConnection implements Disposable {
     }
     this.port.setTitle?.(run ? `MassGen: ${run.title}` : 'MassGen Vote Viewer');
     this.send(hostMessage({ type: 'snapshot', run, follow: this.follow, history: this.hub.runs(), setup: this.hub.setup }));
+    // The page rebuilt: the approvals waiting now (their agents' columns show those of this run).
+    const approvals = this.hub.approvalsMessage();
+    if (approvals) this.send(approvals);
   }
 
   dispose(): void {

@@ -5,7 +5,7 @@
 
 import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
-import { hostMessage, type ApplyState, type HistoryEntry, type HostMessage, type Setup } from '../../protocol/messages';
+import { hostMessage, type ApplyState, type ApprovalChoice, type HistoryEntry, type HostMessage, type PendingApproval, type Setup } from '../../protocol/messages';
 import { applyExtras, emptyExtras, type ViewerExtras } from '../../protocol/state';
 import type { CoalescerOptions } from './coalescer';
 import { ViewerConnection } from './connection';
@@ -31,6 +31,14 @@ export interface LiveRun {
   patchOf?(versionLabel: string): string | undefined;
 }
 
+/** The window's command approval queue (src/host/run/approval-queue.ts), as the viewer sees it. */
+export interface ApprovalFeed {
+  readonly pending: PendingApproval[];
+  onDidChange(listener: () => void): Disposable;
+  /** False when the request no longer waits (answered in its notification, or its run or agent stopped). */
+  answer(id: string, choice: ApprovalChoice): boolean;
+}
+
 /** What the viewer needs of the RunManager. */
 export interface RunSource {
   onDidStart(listener: (run: LiveRun) => void): Disposable;
@@ -40,6 +48,8 @@ export interface RunSource {
   find(id: string): LiveRun | undefined;
   /** What the user asked, in their words (the engine's task, `state.question`, may wrap it in history and context). */
   promptOf?(id: string): string | undefined;
+  /** Commands waiting for the user's approval: shown in their agents' columns, answered from there. */
+  readonly approvals?: ApprovalFeed;
 }
 
 /** One webview (view or panel), as the hub sees it. */
@@ -124,6 +134,7 @@ export class ViewerHub implements Disposable {
     readonly options: HubOptions = {},
   ) {
     this.subscriptions = [source.onDidStart((run) => this.track(run)), source.onDidDrop((id) => this.drop(id))];
+    if (source.approvals) this.subscriptions.push(source.approvals.onDidChange(() => this.broadcastApprovals()));
     const latest = source.latest;
     if (latest) this.track(latest);
     void this.setupChanged();
@@ -201,6 +212,21 @@ export class ViewerHub implements Disposable {
     if (!this.feeds.has(runId)) return;
     const apply = this.services.applyState(runId);
     for (const c of this.connections) if (c.shownRunId === runId) c.send(hostMessage({ type: 'apply', runId, apply }));
+  }
+
+  /** The approvals message for a webview, or null when this window has no approval queue. */
+  approvalsMessage(): HostMessage | null {
+    return this.source.approvals ? hostMessage({ type: 'approvals', approvals: this.source.approvals.pending }) : null;
+  }
+
+  /** The user answered an approval in a webview; one that no longer waits is ignored. */
+  answerApproval(id: string, choice: ApprovalChoice): void {
+    this.source.approvals?.answer(id, choice);
+  }
+
+  private broadcastApprovals(): void {
+    const message = this.approvalsMessage();
+    if (message) for (const c of this.connections) c.send(message);
   }
 
   broadcastHistory(): void {
