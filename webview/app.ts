@@ -4,7 +4,7 @@
 // structural events: answers, votes, failures, the winner) the critiques, tally, timeline and result. The patches
 // of a workspace run's answer versions come on request (diff-store.ts).
 
-import { parseHostMessage, type HistoryEntry, type HostMessageOf, type Setup, type ShownRun } from '../src/protocol/messages';
+import { parseHostMessage, type HistoryEntry, type HostMessageOf, type PendingApproval, type Setup, type ShownRun } from '../src/protocol/messages';
 import { currentVotes, type RunEvent, type RunView } from '../src/protocol/state';
 import { applyDelta, DeltaCursor } from '../src/protocol/sync';
 import { runClock } from './derive';
@@ -65,6 +65,8 @@ export class App {
   private view: RunView | null = null;
   private history: HistoryEntry[] = [];
   private setup: Setup | null = null;
+  /** Every command approval waiting in the window (the host's list); the shown run's show in their columns. */
+  private approvals: PendingApproval[] = [];
   private follow = true;
   private readonly cursor = new DeltaCursor();
   private clockBase = { clock: 0, receivedAt: 0 };
@@ -141,6 +143,9 @@ export class App {
       case 'diff':
         this.diffs?.receive(m);
         return;
+      case 'approvals':
+        this.approvals = m.approvals;
+        return this.showApprovals();
     }
   }
 
@@ -286,7 +291,17 @@ export class App {
     const timelineSection = section('timeline-section', 'Timeline', open('timeline'), toggle('timeline'), timeline.el);
     this.content.replaceChildren(header.el, resultSection.el, agentsSection.el, tallySection.el, timelineSection.el);
     this.page = { header, agents, tally, timeline, result, resultSection: resultSection.el, agentsBadge: agentsSection.badge, tallyBadge: tallySection.badge };
+    this.showApprovals();
     this.frames.paintAll();
+  }
+
+  private showApprovals(): void {
+    if (!this.page || !this.shown || !this.view) return;
+    const runId = this.shown.id;
+    this.page.agents.setApprovals(this.approvals.filter((a) => a.runId === runId));
+    // The columns' badges read "waiting for approval" while one waits.
+    for (const a of this.view.state.agents) this.frames.mark(a.id, false);
+    this.frames.schedule();
   }
 
   private disposePage(): void {

@@ -17,6 +17,8 @@ import { AnswerChecksView, PendingChecksView } from './checks';
 import { AgentNotesView } from './notes';
 import { RosterView } from './roster';
 import { failureInWords } from '../../src/protocol/failure-words';
+import type { PendingApproval } from '../../src/protocol/messages';
+import { APPROVAL_BADGE, ApprovalView } from './approval';
 
 export interface ColumnContext {
   host: Host;
@@ -146,6 +148,7 @@ class AgentColumn {
   private readonly answers = new Map<string, AnswerView>();
   private readonly pendingChecks: PendingChecksView;
   private readonly notes: AgentNotesView;
+  readonly approval: ApprovalView;
   private lastStatus = '';
   private errorShown = '';
   private usageKey = '';
@@ -174,6 +177,7 @@ class AgentColumn {
     this.pendingChecks = new PendingChecksView(agent.id);
     this.toolsWrap = h('div', { class: 'tools-wrap' }, h('div', { class: 'sub-label', text: 'Tool calls' }), this.tools);
     this.notes = new AgentNotesView(ctx.host, ctx.runId, agent);
+    this.approval = new ApprovalView(ctx.host);
     this.el = h(
       'article',
       // tabindex -1: the roster moves the focus here when it brings the card into view.
@@ -189,6 +193,7 @@ class AgentColumn {
       h(
         'div',
         { class: 'agent-body' },
+        this.approval.el,
         this.model,
         this.usage,
         this.error,
@@ -228,7 +233,7 @@ class AgentColumn {
   }
 
   update(agent: AgentState, extras: AgentExtras | undefined, clock: number, running: boolean, endReason: RunState['endReason']): void {
-    const b = agentBadge(agent, extras, clock, endReason);
+    const b = this.approval.waiting && running ? APPROVAL_BADGE : agentBadge(agent, extras, clock, endReason);
     setIcon(this.badgeIcon, b.icon);
     setText(this.badgeText, b.text);
     setTitle(this.badge, b.title);
@@ -402,6 +407,11 @@ export class AgentsView {
       if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running, state.endReason);
     }
     this.roster.update(state, extras, clock, ids);
+  }
+
+  /** The shown run's commands waiting for approval: each in its agent's column (repainted with the next frame). */
+  setApprovals(approvals: readonly PendingApproval[]): void {
+    for (const [id, col] of this.columns) col.approval.update(approvals.filter((a) => a.agentId === id));
   }
 
   /** A note to one agent was not sent (the host says why): its box stops waiting. */
