@@ -54,7 +54,7 @@ describe('Agents\u2019 commands in real VS Code (massgen.commands.enabled)', fun
     const { running, run } = await startRun('Check the arithmetic (deny)', [SIX_BY_SEVEN]);
     const message = await clickNotificationButton('print(', 'Deny', { screenshotName: 'command-approval-notification' });
     log('approval prompt:', message.replace(/\s+/g, ' '));
-    assert.match(message, /an agent wants to run/);
+    assert.match(message, /writer \(agent1\) wants to run/);
     assert.ok(message.includes(SIX_BY_SEVEN), 'the prompt shows the command');
     for (const button of ['Allow', 'Allow for this run', 'Deny']) assert.ok(message.includes(button), `the prompt offers ${button}`);
     const result = await run.result;
