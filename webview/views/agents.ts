@@ -406,12 +406,16 @@ export class AgentsView {
     for (const a of state.agents) {
       if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running, state.endReason);
     }
-    this.roster.update(state, extras, clock, ids);
+    this.roster.update(state, extras, clock, ids, this.approving());
   }
 
   /** The shown run's commands waiting for approval: each in its agent's column (repainted with the next frame). */
   setApprovals(approvals: readonly PendingApproval[]): void {
     for (const [id, col] of this.columns) col.approval.update(approvals.filter((a) => a.agentId === id));
+  }
+
+  private approving(): Set<string> {
+    return new Set([...this.columns].filter(([, col]) => col.approval.waiting).map(([id]) => id));
   }
 
   /** A note to one agent was not sent (the host says why): its box stops waiting. */
@@ -421,7 +425,7 @@ export class AgentsView {
 
   updateStructure(state: RunState, extras: Record<string, AgentExtras>, clock: number): void {
     for (const col of this.columns.values()) col.updateAnswers(state);
-    this.roster.update(state, extras, clock, 'all');
+    this.roster.update(state, extras, clock, 'all', this.approving());
   }
 
   dispose(): void {

@@ -4,6 +4,7 @@
 
 import { currentVotes, type AgentExtras, type RunState } from '../../src/protocol/state';
 import { agentBadge } from '../derive';
+import { APPROVAL_BADGE } from './approval';
 import { h, icon, setIcon, setText, setTitle } from '../dom';
 import * as fmt from '../format';
 
@@ -35,14 +36,17 @@ export class RosterView {
     }
   }
 
-  /** Refreshes the rows of `ids` (all of them after structural events: votes land on other agents' answers). */
-  update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: readonly string[] | 'all'): void {
+  /**
+   * Refreshes the rows of `ids` (all of them after structural events: votes land on other agents' answers);
+   * `approving`: the agents a command of which waits for the user's approval.
+   */
+  update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: readonly string[] | 'all', approving: ReadonlySet<string> = new Set()): void {
     const votes = currentVotes(state);
     for (const a of state.agents) {
       if (ids !== 'all' && !ids.includes(a.id)) continue;
       const row = this.rows.get(a.id);
       if (!row) continue;
-      const badge = agentBadge(a, extras[a.id], clock, state.endReason);
+      const badge = approving.has(a.id) && state.phase !== 'done' ? APPROVAL_BADGE : agentBadge(a, extras[a.id], clock, state.endReason);
       const got = a.latestAnswerLabel ? votes.filter((v) => v.targetLabel === a.latestAnswerLabel).length : 0;
       const answer = a.currentVote ? `→ ${a.currentVote.targetLabel}` : a.latestAnswerLabel ? `${a.latestAnswerLabel}${got ? ` · ${got} vote${got === 1 ? '' : 's'}` : ''}` : '';
       const key = `${badge.kind}|${badge.text}|${answer}`;
