@@ -69,6 +69,7 @@ describe('l10n: the lint rule against bare UI strings in src/host', function () 
       "declare const stream: vscode.ChatResponseStream; stream.markdown(`${n} agents ran`);",
       "declare const stream: vscode.ChatResponseStream; stream.button({ command: 'massgen.showVoteViewer', title: 'Open vote viewer' });",
       "const item = vscode.window.createStatusBarItem(); item.tooltip = 'Show the run';",
+      "const pick = vscode.window.createQuickPick(); pick.items = [{ label: vscode.l10n.t('Allow') }, { label: 'Deny' }];",
       "const m = new vscode.MarkdownString('**Question:** none');",
     ];
     for (const code of cases) assert.equal((await problems(head + code)).length, 1, code);

@@ -1,10 +1,11 @@
 // ESLint rule: text the host hands to VS Code's UI goes through `vscode.l10n.t(...)` (or `l10n.t(...)`), so the
 // extension can be translated. It reports a string or template literal with words in it, also as a branch of `?:`,
 // `||`/`??` or a `+` operand, where it is passed straight to a UI API: notifications (message, `detail`, buttons),
-// input boxes and quick picks (title, prompt, placeholder, items' labels), progress (title, `report` message), the
-// chat response stream (markdown, progress, button title), MarkdownString, a language-model tool's invocation and
-// confirmation messages, a webview panel's title, and assignments to a status-bar item's or input's text, tooltip,
-// title, placeholder and prompt. Text kept in a variable first is not traced: the rule guards the common paths.
+// input boxes and quick picks (title, prompt, placeholder, items' labels), file dialogs, progress (title, `report`
+// message), the status-bar message, the chat response stream (markdown, progress, button title, anchor title),
+// MarkdownString, a language-model tool's invocation and confirmation messages, a webview panel's title, and
+// assignments to a status-bar item's or input's text, tooltip, title, placeholder, prompt and items. Text kept in a
+// variable first is not traced: the rule guards the common paths.
 
 const WORDS = /[A-Za-z]/;
 
@@ -59,6 +60,11 @@ function textArguments(name, args) {
       return props(args[0], ['title', 'prompt', 'placeHolder']);
     case 'showQuickPick':
       return [...itemTexts(args[0]), ...props(args[1], ['title', 'placeHolder'])];
+    case 'showOpenDialog':
+    case 'showSaveDialog':
+      return props(args[0], ['title', 'openLabel', 'saveLabel']);
+    case 'setStatusBarMessage':
+      return args.slice(0, 1);
     case 'withProgress':
       return props(args[0], ['title']);
     case 'report':
@@ -69,6 +75,7 @@ function textArguments(name, args) {
     case 'button':
       return props(args[0], ['title']);
     case 'createWebviewPanel':
+    case 'anchor':
       return args.slice(1, 2);
     default:
       return undefined;
@@ -106,7 +113,9 @@ export const noBareUiString = {
       AssignmentExpression(node) {
         const target = node.left;
         if (node.operator !== '=' || target.type !== 'MemberExpression' || target.computed || target.property.type !== 'Identifier') return;
-        if (ASSIGNED.has(target.property.name) && isBareText(node.right)) report(node.right, `.${target.property.name}`);
+        const name = target.property.name;
+        const texts = ASSIGNED.has(name) ? [node.right] : name === 'items' ? itemTexts(node.right) : [];
+        for (const t of texts) if (isBareText(t)) report(t, `.${name}`);
       },
     };
   },
