@@ -57,7 +57,7 @@ export function createMassGenTool(deps: MassGenToolDeps): vscode.LanguageModelTo
         const folder = input.workspace ? toolFolder() : undefined;
         const { config } = await teamFor(await resolveRunConfig(deps.keys));
         const commands = Boolean(folder) && vscode.workspace.getConfiguration('massgen.commands').get<boolean>('enabled', false);
-        const plan = planInvocation(config, input, folder, commands);
+        const plan = planInvocation(config, input, folder, commands, vscode.l10n);
         const title = folder ? vscode.l10n.t('Run a MassGen team on copies of {0}?', folder.name) : vscode.l10n.t('Run a MassGen team? It spends money.');
         return {
           invocationMessage: invocationMessage(input.question, plan.team.length),
