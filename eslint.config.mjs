@@ -2,9 +2,10 @@
 // engine < the adapters mcp, workspace, sandbox, checks, status, edit, usage < run, the one place that assembles a run;
 // beside them tools, the tool kit, on util alone); the protocol shared with the webview depends on no host; host
 // files named below stay free of runtime `vscode` imports (so they run in Node tests and the benchmark); the
-// activation shell loads nothing but `vscode` and ids.
+// activation shell loads nothing but `vscode` and ids. The host's user-facing text goes through vscode.l10n.t.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import l10n from './tools/eslint/no-bare-ui-string.mjs';
 
 const VSCODE = { name: 'vscode', message: 'Only src/host may import vscode: inject a port from src/host instead.' };
 const HOST = { group: ['**/host/**', '../host', '../../host'], message: 'Only src/host may depend on src/host.' };
@@ -28,6 +29,9 @@ const restrict = (above = [], { allowOrchestrator = false, insideEngine = false,
     ],
   }],
 });
+
+/** Host files whose logic runs in plain Node (tests, the benchmark): `vscode` as types only, so no vscode.l10n.t. */
+const PLAIN_NODE_HOST = ['src/host/viewer/hub.ts', 'src/host/viewer/connection.ts', 'src/host/viewer/coalescer.ts', 'src/host/viewer/history.ts', 'src/host/viewer/html.ts', 'src/host/lm/*.ts', 'src/host/ids.ts', 'src/host/config-template.ts', 'src/host/run/commands-policy.ts'];
 
 const ABOVE_ENGINE = ['mcp', 'workspace', 'sandbox', 'checks', 'status', 'edit', 'run', 'eval'];
 
@@ -62,11 +66,14 @@ export default tseslint.config(
   { files: ['webview/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [HOST, { group: ['**/core/**'], message: 'The webview takes engine types and the reducer from src/protocol only.' }] }] } },
   // Host files whose logic runs in plain Node (tests, the benchmark): `vscode` as types only.
   {
-    files: ['src/host/viewer/hub.ts', 'src/host/viewer/connection.ts', 'src/host/viewer/coalescer.ts', 'src/host/viewer/history.ts', 'src/host/viewer/html.ts', 'src/host/lm/*.ts', 'src/host/ids.ts', 'src/host/config-template.ts', 'src/host/run/commands-policy.ts'],
+    files: PLAIN_NODE_HOST,
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ ...VSCODE, message: 'This host file runs in plain Node: import vscode as types only, and take the API through a port.', allowTypeImports: true }] }],
     },
   },
+  // Localisation: text the host passes to VS Code's UI (notifications, pickers, progress, the chat stream, status
+  // bar…) is wrapped in vscode.l10n.t, so no new bare string slips in (tools/eslint/no-bare-ui-string.mjs).
+  { files: ['src/host/**/*.ts'], ignores: [...PLAIN_NODE_HOST, 'src/host/**/*.test.ts'], plugins: { l10n }, rules: { 'l10n/no-bare-ui-string': 'error' } },
   // The rest of the host: no engine insides, no orchestrator (runs start in RunManager through the run session).
   { files: ['src/host/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [ORCHESTRATOR, ENGINE_INSIDES] }] } },
   // The activation shell: VS Code counts loading it as activation time, so it may load only `vscode` and ./ids;

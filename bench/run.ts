@@ -64,7 +64,7 @@ async function main(): Promise<number> {
   // The bench's own production build, as an extension folder: dist/ of the repository is rebuilt by others meanwhile.
   const ext = mkdtempSync(join(tmpdir(), 'massgen-bench-ext-'));
   const build = await buildProduction(root, ext);
-  for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(ext, f));
+  for (const f of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(ext, f));
   cpSync(join(root, 'media'), join(ext, 'media'), { recursive: true });
   process.stderr.write(`[bench] production build for the bench: ${build.ms} ms (${ext})\n`);
 

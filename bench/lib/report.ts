@@ -36,7 +36,7 @@ export interface BenchContext {
   /** Repository root. */
   root: string;
   /**
-   * The bench's own production build (bench/lib/build.ts), laid out as an extension folder: package.json, media/,
+   * The bench's own production build (bench/lib/build.ts), laid out as an extension folder: package.json, package.nls.json, media/,
    * README.md, CHANGELOG.md, LICENSE, .vscodeignore and dist/ (extension.js, cli.js, webview/). dist/ of the
    * repository is not used: others rebuild it while the bench runs.
    */

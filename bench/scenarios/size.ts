@@ -107,8 +107,9 @@ export const sizes: Scenario = {
     const vsixBytes = statSync(vsix).size;
     r.goal('size.vsix_kb', 'VSIX size (npm run package: .vscodeignore as it is)', vsixBytes / 1024, '<=', 1024, ' KB', { digits: 1 });
     const entries = await zipEntries(vsix, ctx.tmp);
-    // What the extension loads at run time: its main, the runtime it requires, and what the vote viewer's page links (src/host/viewer/index.ts).
-    const needed = ['extension/dist/extension.js', 'extension/dist/runtime.js', 'extension/dist/webview/main.js', 'extension/dist/webview/main.css', 'extension/dist/webview/codicon.css', 'extension/dist/webview/codicon.ttf', 'extension/media/massgen.svg'];
+    // What the extension loads at run time: its main, the runtime it requires, what the vote viewer's page links
+    // (src/host/viewer/index.ts), and the manifest's English texts.
+    const needed = ['extension/dist/extension.js', 'extension/dist/runtime.js', 'extension/dist/webview/main.js', 'extension/dist/webview/main.css', 'extension/dist/webview/codicon.css', 'extension/dist/webview/codicon.ttf', 'extension/media/massgen.svg', 'extension/package.nls.json'];
     const missing = entries ? needed.filter((f) => !entries.includes(f)) : null;
     r.info('  files the extension loads but the VSIX lacks', missing === null ? 'not checked (no unzip)' : missing.length ? missing.join(', ') : 'none');
     r.figure('vsix', { bytes: vsixBytes, entries, missing });
@@ -116,7 +117,7 @@ export const sizes: Scenario = {
     // 2. The package with exactly the run-time files, for the size a correct package has.
     const stage = join(ctx.tmp, 'stage');
     mkdirSync(join(stage, 'dist'), { recursive: true });
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) if (existsSync(join(ctx.root, f))) copyFileSync(join(ctx.root, f), join(stage, f));
+    for (const f of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) if (existsSync(join(ctx.root, f))) copyFileSync(join(ctx.root, f), join(stage, f));
     for (const f of ['extension.js', 'runtime.js']) copyFileSync(join(dist, f), join(stage, 'dist', f));
     cpSync(join(dist, 'webview'), join(stage, 'dist', 'webview'), { recursive: true, filter: (src) => !src.endsWith('.map') });
     cpSync(join(ctx.root, 'media'), join(stage, 'media'), { recursive: true });

@@ -24,13 +24,13 @@ export interface MassGenApi {
   logUri: vscode.Uri;
 }
 
-/** Follow-ups offered under a finished @massgen run. */
+/** Follow-ups offered under a finished @massgen run; the prompt stays English: the chat handler matches it. */
 function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   const meta = result.metadata;
   if (!isChatResultMeta(meta) || !meta.runId) return [];
   return [
-    { prompt: FOLLOWUPS.explainVote, label: FOLLOWUPS.explainVote },
-    { prompt: FOLLOWUPS.agentsThatRan, label: FOLLOWUPS.agentsThatRan },
+    { prompt: FOLLOWUPS.explainVote, label: vscode.l10n.t('Explain the vote') },
+    { prompt: FOLLOWUPS.agentsThatRan, label: vscode.l10n.t('Which agents ran?') },
   ];
 }
 

@@ -26,12 +26,12 @@ export function notificationApprover(): ApprovalHandler {
   const allowed = new Set<string>();
   return async (req, signal) => {
     if (allowed.has(req.toolName)) return true;
-    const once = 'Allow';
-    const always = 'Allow for this run';
+    const once = vscode.l10n.t('Allow');
+    const always = vscode.l10n.t('Allow for this run');
     const choice = await askUnlessAborted(
-      `MassGen: ${req.agentId} wants to run ${req.tool} (MCP server "${req.server}") with ${req.argumentsSummary}`,
-      req.reason === 'configured' ? 'This tool is listed as needing approval.' : 'This tool can change things outside MassGen.',
-      [once, always, 'Deny'],
+      vscode.l10n.t('MassGen: {0} wants to run {1} (MCP server "{2}") with {3}', req.agentId, req.tool, req.server, req.argumentsSummary),
+      req.reason === 'configured' ? vscode.l10n.t('This tool is listed as needing approval.') : vscode.l10n.t('This tool can change things outside MassGen.'),
+      [once, always, vscode.l10n.t('Deny')],
       signal,
     );
     if (choice === always) allowed.add(req.toolName);

@@ -67,12 +67,12 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
         runOnWorkspace({ runs, previews, copiesDir }, args instanceof vscode.Uri ? { folder: args } : args),
       'massgen.setApiKey': (envVar?: string) => setApiKeyCommand(keys, typeof envVar === 'string' ? envVar : undefined),
       'massgen.cancelRun': () => {
-        if (runs.cancelAll() === 0) void vscode.window.showInformationMessage('MassGen: no run in progress.');
+        if (runs.cancelAll() === 0) void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no run in progress.'));
       },
       // From the chat's button, the run it is about; from the palette, the latest run going.
       'massgen.answerNow': (runId?: string) => {
         const done = runs.answerNow(typeof runId === 'string' ? runId : undefined);
-        if ('refused' in done) void vscode.window.showInformationMessage(`MassGen: Answer now: ${done.refused}.`);
+        if ('refused' in done) void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: Answer now: {0}.', done.refused));
       },
       'massgen.showVoteViewer': (args?: ShowVoteViewerArgs) => viewer.show(args),
       'massgen.openVoteViewerPanel': (args?: { runId?: string; preserveFocus?: boolean }) => viewer.openPanel(args),

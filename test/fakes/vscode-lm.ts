@@ -141,6 +141,11 @@ export function fakeLm(models: vscode.LanguageModelChat[]) {
   };
 }
 
+/** `vscode.l10n.t` without a translation bundle: the English text with its {0}, {1}… filled in. */
+export function englishL10n(message: string, ...args: Array<string | number | boolean>): string {
+  return message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
+}
+
 export function fakeApi(models: vscode.LanguageModelChat[] = []): LmApi {
   return {
     lm: fakeLm(models),
@@ -151,5 +156,6 @@ export function fakeApi(models: vscode.LanguageModelChat[] = []): LmApi {
     CancellationTokenSource: FakeCancellationTokenSource,
     LanguageModelError: FakeLanguageModelError,
     LanguageModelChatToolMode: { Auto: 1, Required: 2 },
+    l10n: { t: englishL10n },
   } as unknown as LmApi;
 }

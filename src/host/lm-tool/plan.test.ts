@@ -7,10 +7,12 @@ import { reduceEvents } from '../../core/engine/run-state';
 import { LM_TOOL_NAME } from '../ids';
 import { escapeMarkdown, planInvocation, type MassGenToolInput } from './plan';
 import { resultTexts } from './result';
+import { englishL10n } from '../../../test/fakes/vscode-lm';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
 const team = (yaml: string) => parseConfigText(yaml, 'team.yaml', { OPENAI_API_KEY: 'sk-test' }, { host: 'vscode' }).config;
 const ask: MassGenToolInput = { question: 'Which sort is stable?' };
+const english = { t: englishL10n };
 
 describe('lm-tool: package.json contributes the tool the shell registers', () => {
   it('massgen_run with the input MassGenToolInput reads', () => {
@@ -23,43 +25,53 @@ describe('lm-tool: package.json contributes the tool the shell registers', () =>
 });
 
 describe('lm-tool: what the confirmation says', () => {
+  it('every line of it goes through l10n.t, the values as its arguments', () => {
+    const marked = { t: (message: string, ...args: Array<string | number | boolean>) => `«${englishL10n(message, ...args)}»` };
+    const plan = planInvocation(team('agents:\n  - id: gpt\n    backend: { type: openai, model: gpt-4.1-mini }\norchestrator:\n  budget: { max_cost_usd: 0.5 }\n'), ask, { name: 'app' }, true, marked);
+    const lines = plan.message.split('\n\n');
+    assert.equal(lines.length, 5, plan.message);
+    for (const line of lines) assert.match(line, /^«.*»$/);
+    assert.ok(lines[0].startsWith('«**1 agent(s):** gpt \\(openai gpt-4.1-mini\\)'), lines[0]);
+    assert.match(plan.message, /«Paid models \(gpt-4\.1-mini\): «about \$[\d.]+–\$[\d.]+»\.»/);
+  });
+
   it('local servers without a price: nothing to confirm', () => {
-    const plan = planInvocation(team('agents:\n  - id: local\n    backend: { type: chatcompletion, model: llama3.2, base_url: "http://localhost:11434/v1" }\n'), ask, undefined, false);
+    const plan = planInvocation(team('agents:\n  - id: local\n    backend: { type: chatcompletion, model: llama3.2, base_url: "http://localhost:11434/v1" }\n'), ask, undefined, false, english);
     assert.deepEqual(plan.team, ['local \\(chatcompletion llama3.2\\)']);
     assert.deepEqual(plan.spending, []);
     assert.equal(plan.confirm, false);
   });
 
   it('priced models: an estimated cost range, and the budget when one is set', () => {
-    const plan = planInvocation(team('agents:\n  - id: gpt\n    backend: { type: openai, model: gpt-4.1-mini }\norchestrator:\n  budget: { max_cost_usd: 0.5 }\n'), ask, undefined, false);
+    const plan = planInvocation(team('agents:\n  - id: gpt\n    backend: { type: openai, model: gpt-4.1-mini }\norchestrator:\n  budget: { max_cost_usd: 0.5 }\n'), ask, undefined, false, english);
     assert.equal(plan.confirm, true);
     assert.match(plan.spending[0], /^Paid models \(gpt-4\.1-mini\): about \$[\d.]+–\$[\d.]+\.$/);
     assert.match(plan.spending[1], /stops before it would cost more than \$0\.50/);
   });
 
   it('an API without a known price still spends money', () => {
-    const plan = planInvocation(team('agents:\n  - id: x\n    backend: { type: openai, model: my-finetune }\n'), ask, undefined, false);
+    const plan = planInvocation(team('agents:\n  - id: x\n    backend: { type: openai, model: my-finetune }\n'), ask, undefined, false, english);
     assert.equal(plan.confirm, true);
     assert.match(plan.spending[0], /cost unknown/);
   });
 
   it('VS Code chat models: the request count, billed by the user\'s plan', () => {
-    const plan = planInvocation(team('agents:\n  - id: a\n    backend: { type: vscode-lm, model: copilot/gpt-4o }\n  - id: b\n    backend: { type: vscode-lm, model: copilot/gpt-4o }\n'), ask, undefined, false);
+    const plan = planInvocation(team('agents:\n  - id: a\n    backend: { type: vscode-lm, model: copilot/gpt-4o }\n  - id: b\n    backend: { type: vscode-lm, model: copilot/gpt-4o }\n'), ask, undefined, false, english);
     assert.equal(plan.confirm, true);
     assert.match(plan.spending[0], /^VS Code chat models \(copilot\/gpt-4o\): \d+–\d+ requests in all, billed by your plan/);
   });
 
   it('a workspace run asks first even when free, says the folder is not changed, and mentions commands', () => {
     const local = team('agents:\n  - id: local\n    backend: { type: ollama, model: llama3.2 }\n');
-    const plan = planInvocation(local, { ...ask, workspace: true }, { name: 'my_app' }, true);
+    const plan = planInvocation(local, { ...ask, workspace: true }, { name: 'my_app' }, true, english);
     assert.equal(plan.confirm, true);
     assert.match(plan.message, /own copy of \*\*my\\_app\*\* and may run commands there \(each asks your approval\)\. Your folder is not changed: .* this tool never applies it\./);
-    assert.doesNotMatch(planInvocation(local, { ...ask, workspace: true }, { name: 'app' }, false).message, /commands/);
+    assert.doesNotMatch(planInvocation(local, { ...ask, workspace: true }, { name: 'app' }, false, english).message, /commands/);
   });
 
   it('the question is shown as text, never as markdown', () => {
     assert.equal(escapeMarkdown('[click](command:x) *bold*'), '\\[click\\]\\(command:x\\) \\*bold\\*');
-    const plan = planInvocation(team('agents:\n  - id: a\n    backend: { type: ollama, model: m }\n'), { question: '[click](command:x)' }, undefined, false);
+    const plan = planInvocation(team('agents:\n  - id: a\n    backend: { type: ollama, model: m }\n'), { question: '[click](command:x)' }, undefined, false, english);
     assert.match(plan.message, /\*\*Question:\*\* \\\[click\\\]\\\(command:x\\\)$/);
   });
 });

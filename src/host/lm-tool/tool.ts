@@ -28,11 +28,11 @@ export interface MassGenToolDeps {
 
 /** The folder a workspace run works on: the only one, the active editor's, else the first (no prompt: a tool runs unattended). */
 function toolFolder(): vscode.WorkspaceFolder {
-  if (!vscode.workspace.isTrusted) throw new Error('A workspace run needs a trusted workspace (the agents read the whole folder).');
+  if (!vscode.workspace.isTrusted) throw new Error(vscode.l10n.t('A workspace run needs a trusted workspace (the agents read the whole folder).'));
   const folders = vscode.workspace.workspaceFolders ?? [];
   const active = vscode.window.activeTextEditor?.document.uri;
   const folder = (active && vscode.workspace.getWorkspaceFolder(active)) ?? folders[0];
-  if (!folder) throw new Error('A workspace run needs an open folder: the agents work on copies of it.');
+  if (!folder) throw new Error(vscode.l10n.t('A workspace run needs an open folder: the agents work on copies of it.'));
   return folder;
 }
 
@@ -41,8 +41,9 @@ function checkInput(input: MassGenToolInput | undefined): asserts input is MassG
 }
 
 function invocationMessage(question: string, agents: number | undefined): vscode.MarkdownString {
+  const team = agents ? vscode.l10n.t('{0} agents', agents) : vscode.l10n.t('the team');
   const message = new vscode.MarkdownString(
-    `MassGen: ${agents ? `${agents} agents` : 'the team'} on “${escapeMarkdown(oneLine(question, 80))}” — [open the vote viewer](command:massgen.showVoteViewer)`,
+    vscode.l10n.t('MassGen: {0} on “{1}” — [open the vote viewer]({2})', team, escapeMarkdown(oneLine(question, 80)), 'command:massgen.showVoteViewer'),
   );
   message.isTrusted = { enabledCommands: ['massgen.showVoteViewer'] };
   return message;
@@ -56,15 +57,15 @@ export function createMassGenTool(deps: MassGenToolDeps): vscode.LanguageModelTo
         const folder = input.workspace ? toolFolder() : undefined;
         const { config } = await teamFor(await resolveRunConfig(deps.keys));
         const commands = Boolean(folder) && vscode.workspace.getConfiguration('massgen.commands').get<boolean>('enabled', false);
-        const plan = planInvocation(config, input, folder, commands);
-        const title = folder ? `Run a MassGen team on copies of ${folder.name}?` : 'Run a MassGen team? It spends money.';
+        const plan = planInvocation(config, input, folder, commands, vscode.l10n);
+        const title = folder ? vscode.l10n.t('Run a MassGen team on copies of {0}?', folder.name) : vscode.l10n.t('Run a MassGen team? It spends money.');
         return {
           invocationMessage: invocationMessage(input.question, plan.team.length),
           confirmationMessages: plan.confirm ? { title, message: new vscode.MarkdownString(plan.message) } : undefined,
         };
       } catch (err) {
         // `invoke` reports the same problem as its error; here it only labels the call.
-        return { invocationMessage: `MassGen cannot start: ${errorMessage(err)}` };
+        return { invocationMessage: vscode.l10n.t('MassGen cannot start: {0}', errorMessage(err)) };
       }
     },
 
@@ -74,7 +75,7 @@ export function createMassGenTool(deps: MassGenToolDeps): vscode.LanguageModelTo
       const abort = new AbortController();
       const onCancel = token.onCancellationRequested(() => abort.abort());
       try {
-        const title = `MassGen: ${oneLine(input.question, 60)}`;
+        const title = vscode.l10n.t('MassGen: {0}', oneLine(input.question, 60));
         return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, stop) => {
           const onStop = stop.onCancellationRequested(() => abort.abort());
           try {
@@ -94,7 +95,7 @@ export function createMassGenTool(deps: MassGenToolDeps): vscode.LanguageModelTo
               });
             } catch (err) {
               if (token.isCancellationRequested) throw new vscode.CancellationError();
-              throw new Error(`MassGen could not start: ${errorMessage(err)}`);
+              throw new Error(vscode.l10n.t('MassGen could not start: {0}', errorMessage(err)));
             }
             if (folder) deps.previews.registerFiles(run.id, (path) => vscode.Uri.joinPath(folder.uri, ...path.split('/')));
             const result = await run.result;

@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import { RAW_ARGUMENTS_KEY } from '../../core/providers/turns';
 import { ProviderError, type ModelRequest, type StreamDelta } from '../../core/providers/types';
 import { noChatModelsMessage } from './models';
-import { DEFAULT_JUSTIFICATION, VsCodeLmProvider } from './provider';
+import { VsCodeLmProvider } from './provider';
 import {
   ASSISTANT,
   FakeCancellationTokenSource,
@@ -13,6 +13,7 @@ import {
   FakeTextPart,
   FakeToolCallPart,
   FakeToolResultPart,
+  englishL10n,
   fakeApi,
   fakeLm,
   fakeModel,
@@ -147,7 +148,7 @@ describe('VsCodeLmProvider (fake vscode.lm)', () => {
       const options = await optionsFor({ tools: TOOLS, toolChoice: 'auto' });
       assert.deepEqual(options?.tools, TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })));
       assert.equal(options?.toolMode, 1);
-      assert.equal(options?.justification, DEFAULT_JUSTIFICATION);
+      assert.equal(options?.justification, 'MassGen runs several AI agents on your task in parallel; they compare their answers and vote on the best one.');
     });
 
     it('uses Required only with exactly one tool; with several tools required degrades to Auto', async () => {
@@ -339,6 +340,16 @@ describe('VsCodeLmProvider (fake vscode.lm)', () => {
       assert.equal(error.kind, 'invalid_request');
       assert.match(error.message, /no longer available/);
       assert.match(error.message, /another model/);
+    });
+
+    it('the texts a user reads (errors, the consent reason) go through the api\u2019s l10n.t, with their values as arguments', async () => {
+      const api = { ...fakeApi(), l10n: { t: (message: string, ...args: Array<string | number | boolean>) => `«${englishL10n(message, ...args)}»` } } as unknown as ReturnType<typeof fakeApi>;
+      const model = fakeModel({ sendError: FakeLanguageModelError.NotFound('no such model') });
+      const error = await rejection(new VsCodeLmProvider({ api, model }).complete(request(), { signal: signal() }));
+      assert.match(error.message, /^«The chat model copilot\/gpt-4o is no longer available \(.*no such model.*\)\. Pick another model .*»$/);
+      const ok = fakeModel();
+      await new VsCodeLmProvider({ api, model: ok }).complete(request(), { signal: signal() });
+      assert.match(String(ok.sent[0].options?.justification), /^«MassGen runs several AI agents .*»$/);
     });
 
     it('Blocked → rate_limit (retryable)', async () => {

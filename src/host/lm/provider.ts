@@ -1,7 +1,8 @@
 // The `vscode-lm` provider: the engine's provider port on top of VS Code's Language Model API (`vscode.lm`), so a
 // run can use the chat models the user already has (Copilot, or any extension that contributes chat models)
 // without a key. The vscode API comes in as a constructor dependency (`api`, in the extension simply the `vscode`
-// module) and is only imported as types here, so this file loads, and is unit-tested, in plain Node.
+// module) and is only imported as types here, so this file loads, and is unit-tested, in plain Node; the texts a
+// user reads (the consent dialog's reason, the errors) are translated through that port's `l10n.t`.
 //
 // Mapping decisions (VS Code 1.100's stable API):
 // - There is no system role: the system prompt goes first as a User message, wrapped in <system_instructions>.
@@ -34,15 +35,14 @@ export type LmApi = Pick<
   | 'CancellationTokenSource'
   | 'LanguageModelError'
   | 'LanguageModelChatToolMode'
+  | 'l10n'
 >;
-
-export const DEFAULT_JUSTIFICATION = 'MassGen runs several AI agents on your task in parallel; they compare their answers and vote on the best one.';
 
 export interface VsCodeLmProviderOptions {
   api: LmApi;
   /** The chat model to use, or a selector resolved through `lm.selectChatModels` on first use (first match wins). */
   model: vscode.LanguageModelChat | vscode.LanguageModelChatSelector;
-  /** Shown by VS Code in its consent dialog. */
+  /** Shown by VS Code in its consent dialog (default: what MassGen does, translated). */
   justification?: string;
   /** Vendor-specific `modelOptions`, passed through untouched. */
   modelOptions?: Record<string, unknown>;
@@ -65,7 +65,7 @@ export class VsCodeLmProvider implements ModelProvider {
     this.api = options.api;
     if (isChatModel(options.model)) this.resolved = options.model;
     else this.selector = { ...options.model };
-    this.justification = options.justification ?? DEFAULT_JUSTIFICATION;
+    this.justification = options.justification ?? this.api.l10n.t('MassGen runs several AI agents on your task in parallel; they compare their answers and vote on the best one.');
     this.modelOptions = options.modelOptions;
   }
 
@@ -185,11 +185,15 @@ export class VsCodeLmProvider implements ModelProvider {
     const label = this.model;
     const detail = describeError(error);
     const code = this.lmErrorCode(error);
+    const l10n = this.api.l10n;
     if (code === 'NoPermissions') {
       return new ProviderError(
         'auth',
-        `MassGen is not allowed to use the chat model ${label} (${detail}). Run MassGen again and choose "Allow" when VS Code asks, ` +
-          'or grant access from the Accounts menu (bottom of the Activity Bar) → Manage Language Model Access.',
+        l10n.t(
+          'MassGen is not allowed to use the chat model {0} ({1}). Run MassGen again and choose "Allow" when VS Code asks, or grant access from the Accounts menu (bottom of the Activity Bar) → Manage Language Model Access.',
+          label,
+          detail,
+        ),
         { cause: error },
       );
     }
@@ -198,24 +202,24 @@ export class VsCodeLmProvider implements ModelProvider {
       if (this.selector && model === this.resolved) this.resolved = undefined;
       return new ProviderError(
         'invalid_request',
-        `The chat model ${label} is no longer available (${detail}). Pick another model (massgen.agents in settings), or run again to use the models available now.`,
+        l10n.t('The chat model {0} is no longer available ({1}). Pick another model (massgen.agents in settings), or run again to use the models available now.', label, detail),
         { cause: error },
       );
     }
     if (code === 'Blocked') {
       return new ProviderError(
         'rate_limit',
-        `VS Code blocked the request to ${label}: its quota is used up or requests are being limited (${detail}). Wait a little and try again, or pick another model.`,
+        l10n.t('VS Code blocked the request to {0}: its quota is used up or requests are being limited ({1}). Wait a little and try again, or pick another model.', label, detail),
         { cause: error },
       );
     }
     if (/\brate[\s_-]?limit|\brate\b|quota|too many requests/i.test(detail)) {
-      return new ProviderError('rate_limit', `${label} is rate limiting: ${detail}`, { cause: error });
+      return new ProviderError('rate_limit', l10n.t('{0} is rate limiting: {1}', label, detail), { cause: error });
     }
     if (/token limit|context (length|window)|too many tokens|prompt is too long|maximum context/i.test(detail)) {
-      return new ProviderError('invalid_request', `${label} rejected the request as too long: ${detail}`, { cause: error });
+      return new ProviderError('invalid_request', l10n.t('{0} rejected the request as too long: {1}', label, detail), { cause: error });
     }
-    return new ProviderError('unknown', `${label} failed: ${detail}`, { cause: error });
+    return new ProviderError('unknown', l10n.t('{0} failed: {1}', label, detail), { cause: error });
   }
 
   private lmErrorCode(error: unknown): string | undefined {

@@ -7,10 +7,10 @@ import type { ChecksOption } from '../../core/run/checks';
 
 export function checksApprover(): NonNullable<ChecksOption['approveUnsandboxed']> {
   return async ({ commands, sandbox }) => {
-    const run = 'Run Unsandboxed';
+    const run = vscode.l10n.t('Run Unsandboxed');
     const choice = await vscode.window.showWarningMessage(
-      `MassGen: run the checks (${commands.join(', ')}) without a sandbox?`,
-      { modal: true, detail: `${sandbox}. The checks would run on the agents' changes with your permissions. Otherwise the run goes on without checks.` },
+      vscode.l10n.t('MassGen: run the checks ({0}) without a sandbox?', commands.join(', ')),
+      { modal: true, detail: vscode.l10n.t("{0}. The checks would run on the agents' changes with your permissions. Otherwise the run goes on without checks.", sandbox) },
       run,
     );
     return choice === run;

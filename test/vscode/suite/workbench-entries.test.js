@@ -1,6 +1,7 @@
 // MassGen in VS Code's own surfaces: the editor's context menu names the command with its product ("MassGen: Run on
-// Selection", not a bare "Run on Selection" among other extensions' entries), and a status-bar item shows a run in
-// progress, opening the vote viewer on it.
+// Selection", not a bare "Run on Selection" among other extensions' entries), the command palette shows the English
+// texts of package.nls.json (not the manifest's %keys%), and a status-bar item shows a run in progress, opening the
+// vote viewer on it.
 'use strict';
 const vscode = require('vscode');
 const { assert, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, until, waitForFakeModel, fakeLm, screenshot, playwright, webview } = require('./helpers');
@@ -36,6 +37,26 @@ describe('MassGen in the workbench: context menu and status bar', function () {
       return labels;
     });
     assert.ok(items.includes('MassGen: Run on Selection'), JSON.stringify(items));
+  });
+
+  it('the command palette shows the commands\u2019 English titles from package.nls.json, not %keys%', async () => {
+    const rows = await playwright(async ({ page, sleep, screenshot: shoot }) => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 20000 });
+      await input.fill('>MassGen');
+      const list = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+      await list.filter({ hasText: 'Show Vote Viewer' }).first().waitFor({ timeout: 20000 });
+      await sleep(300);
+      const texts = await list.allInnerTexts();
+      await shoot('palette-massgen');
+      await page.keyboard.press('Escape');
+      return texts;
+    });
+    const shows = (title) => rows.some((r) => r.split('\n').some((line) => line.trim() === title));
+    for (const title of ['MassGen: Run on Selection', 'MassGen: Run on Workspace', 'MassGen: Show Vote Viewer', 'MassGen: Set API Key\u2026']) assert.ok(shows(title), `${title} in ${JSON.stringify(rows)}`);
+    assert.ok(!rows.some((r) => r.includes('%')), JSON.stringify(rows));
   });
 
   it('a status-bar item shows the run going; a click opens the vote viewer on it; it goes when the run ends', async () => {
