@@ -1,5 +1,6 @@
 // What happens to an applied edit that VS Code leaves in the editor: Apply never saves, but the user's
-// `files.autoSave` may (VS Code's default, afterDelay, writes the file a second later). Said in words after Apply.
+// `files.autoSave` may (afterDelay, the default in VS Code for the Web and code-server, writes the file a second
+// later). Said in words after Apply.
 
 import * as vscode from 'vscode';
 

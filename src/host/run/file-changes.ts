@@ -117,7 +117,7 @@ export function appliedTarget(record: AppliedRecord): string {
 }
 
 /** " (1 partly: src/util.js)", or nothing when every applied file got all its changes. */
-export function partlyInWords(record: AppliedRecord): string {
+function partlyInWords(record: AppliedRecord): string {
   const partly = record.files.filter((f) => f.outcome === 'partly').map((f) => f.relativePath);
   return partly.length ? vscode.l10n.t(' ({0} partly: {1})', partly.length, partly.join(', ')) : '';
 }

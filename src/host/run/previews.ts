@@ -10,7 +10,7 @@ import { codeForFile, type CodeForFile } from '../../core/edit/extract-code';
 import type { ApplyState } from '../../protocol/messages';
 import type { AppliedRecord } from './applied-files';
 import { afterApplyInWords } from './auto-save';
-import { appliedTarget, applyFileChanges, partlyInWords, revertFileChanges, type FileTarget } from './file-changes';
+import { appliedTarget, applyFileChanges, revertFileChanges, type FileTarget } from './file-changes';
 import type { RunManager } from './manager';
 import type { AppliedProposal, PreviewManager } from './selection-diff';
 
@@ -74,8 +74,9 @@ export class RunPreviews implements vscode.Disposable {
     const applied = this.applied.get(runId);
     if (this.files.has(runId)) {
       if (applied?.kind === 'files') {
-        const partly = partlyInWords(applied.record);
-        return { kind: 'files', status: 'applied', target: appliedTarget(applied.record), ...(partly ? { note: vscode.l10n.t('Partly applied{0}.', partly) } : {}) };
+        const partly = applied.record.files.filter((f) => f.outcome === 'partly').map((f) => f.relativePath);
+        const note = partly.length ? vscode.l10n.t('Partly applied: {0} (some of the changes were unticked).', partly.join(', ')) : undefined;
+        return { kind: 'files', status: 'applied', target: appliedTarget(applied.record), ...(note ? { note } : {}) };
       }
       const n = run?.state.answers.find((a) => a.label === run.state.winner?.label)?.change?.files.length ?? 0;
       const target = n === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', n);
