@@ -170,8 +170,9 @@ describe('Workspace runs in real VS Code', function () {
     assert.strictEqual(await refactorPreview.open(), true, 'the refactor preview waits for the user');
     const ticked = await ticks();
     log('ticks:', JSON.stringify(ticked));
-    assert.deepStrictEqual(ticked.filter((r) => r.text.includes('sample.py')).map((r) => r.checked), ['true'], `the winner's change is ticked: ${JSON.stringify(ticked)}`);
-    assert.deepStrictEqual(ticked.filter((r) => r.text.includes('answer.md')).map((r) => r.checked), ['false'], `the optional answer note is not: ${JSON.stringify(ticked)}`);
+    const tick = (text) => ticked.filter((r) => r.text === text).map((r) => r.checked);
+    assert.deepStrictEqual(tick('sample.py'), ['true'], `the winner's change is ticked: ${JSON.stringify(ticked)}`);
+    assert.deepStrictEqual(tick('MassGen agent1.1 answer.md'), ['false'], `the optional answer note is not: ${JSON.stringify(ticked)}`);
     await screenshot('workspace-refactor-preview');
     await clearNotifications();
     await refactorPreview.click('Apply');
