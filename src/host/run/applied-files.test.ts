@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FileChange } from '../../core/workspace/changes';
-import { appliedCounts, outcomeOf, recordApplied, undoSteps } from './applied-files';
+import { outcomeOf, partlyApplied, recordApplied, undoSteps } from './applied-files';
 
 const util: FileChange = { relativePath: 'src/util.js', kind: 'modified', before: 'a\nb\nc\n', after: 'A\nb\nC\n' };
 const main: FileChange = { relativePath: 'src/main.js', kind: 'modified', before: 'x\n', after: 'y\n' };
@@ -28,8 +28,8 @@ describe('applied files (what the refactor preview really wrote, and its Undo)',
         { relativePath: 'old.txt', kind: 'deleted', outcome: 'applied', before: 'old\n', left: undefined },
       ],
     });
-    assert.deepEqual(appliedCounts(record), { applied: 3, partly: 1, proposed: 4 });
-    assert.deepEqual(appliedCounts(recordApplied([util, main], new Map([['src/util.js', 'a\nb\nc\n'], ['src/main.js', 'x\n']]))), { applied: 0, partly: 0, proposed: 2 });
+    assert.deepEqual(partlyApplied(record), ['src/util.js']);
+    assert.deepEqual(recordApplied([util, main], new Map([['src/util.js', 'a\nb\nc\n'], ['src/main.js', 'x\n']])), { proposed: 2, files: [] }, 'nothing applied');
   });
 
   it('Undo puts back a file whose text is still what the apply left, partly applied ones included, and names the others', () => {

@@ -68,7 +68,7 @@ export function undoSteps(record: AppliedRecord, textNow: ReadonlyMap<string, st
   return { steps, changedSince };
 }
 
-/** Counts for the words: applied files, of them partly applied, of how many proposed. */
-export function appliedCounts(record: AppliedRecord): { applied: number; partly: number; proposed: number } {
-  return { applied: record.files.length, partly: record.files.filter((f) => f.outcome === 'partly').length, proposed: record.proposed };
+/** The applied files that got only some of their changes. */
+export function partlyApplied(record: AppliedRecord): string[] {
+  return record.files.filter((f) => f.outcome === 'partly').map((f) => f.relativePath);
 }

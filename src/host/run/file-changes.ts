@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { lineEdits } from '../../core/edit/text-edits';
 import type { WinnerChange } from '../../core/run/work-area';
-import { appliedCounts, recordApplied, undoSteps, type AppliedRecord } from './applied-files';
+import { partlyApplied, recordApplied, undoSteps, type AppliedRecord } from './applied-files';
 import { afterApplyInWords } from './auto-save';
 
 /** Where each changed path of a run goes in the workspace. */
@@ -105,20 +105,21 @@ export async function applyFileChanges(change: WinnerChange | undefined, target:
 }
 
 /** "Applied 2 files", "Applied 1 of 2 files (1 partly: src/util.js)". */
-export function appliedInWords(record: AppliedRecord): string {
+function appliedInWords(record: AppliedRecord): string {
   return vscode.l10n.t('Applied {0}', appliedTarget(record)) + partlyInWords(record);
 }
 
-/** What the vote viewer's "Applied to …" names: "2 files", "1 of 2 files". */
+/** What the vote viewer's "Applied to …" names: "2 files", "1 of 2 files" (at least one is applied). */
 export function appliedTarget(record: AppliedRecord): string {
-  const { applied, proposed } = appliedCounts(record);
+  const applied = record.files.length;
+  const proposed = record.proposed;
   if (applied === proposed) return proposed === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', proposed);
-  return proposed === 1 ? vscode.l10n.t('{0} of 1 file', applied) : vscode.l10n.t('{0} of {1} files', applied, proposed);
+  return vscode.l10n.t('{0} of {1} files', applied, proposed);
 }
 
 /** " (1 partly: src/util.js)", or nothing when every applied file got all its changes. */
 function partlyInWords(record: AppliedRecord): string {
-  const partly = record.files.filter((f) => f.outcome === 'partly').map((f) => f.relativePath);
+  const partly = partlyApplied(record);
   return partly.length ? vscode.l10n.t(' ({0} partly: {1})', partly.length, partly.join(', ')) : '';
 }
 

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { codeForFile, type CodeForFile } from '../../core/edit/extract-code';
 import type { ApplyState } from '../../protocol/messages';
-import type { AppliedRecord } from './applied-files';
+import { partlyApplied, type AppliedRecord } from './applied-files';
 import { afterApplyInWords } from './auto-save';
 import { appliedTarget, applyFileChanges, revertFileChanges, type FileTarget } from './file-changes';
 import type { RunManager } from './manager';
@@ -74,7 +74,7 @@ export class RunPreviews implements vscode.Disposable {
     const applied = this.applied.get(runId);
     if (this.files.has(runId)) {
       if (applied?.kind === 'files') {
-        const partly = applied.record.files.filter((f) => f.outcome === 'partly').map((f) => f.relativePath);
+        const partly = partlyApplied(applied.record);
         const note = partly.length ? vscode.l10n.t('Partly applied: {0} (some of the changes were unticked).', partly.join(', ')) : undefined;
         return { kind: 'files', status: 'applied', target: appliedTarget(applied.record), ...(note ? { note } : {}) };
       }
