@@ -6,6 +6,7 @@ const vscode = require('vscode');
 const { assert, until, screenshot, webview, playwright, clickInViewer, clearNotifications, notificationTexts } = require('./helpers');
 const fakes = require('../out/fakes.js');
 const { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, selectionRunHooks } = require('./selection-run');
+const { toldUntil } = require('./told');
 
 const PROSE = 'The function is already correct: it adds a and b, and nothing needs to change.';
 const PROSE_2 = 'No change is needed; add is fine as written.';
@@ -129,8 +130,7 @@ describe('Applying a winner (Run on Selection)', function () {
       const run = rig.api.runs.latest;
       await clearNotifications();
       assert.strictEqual(await vscode.commands.executeCommand('massgen.applyWinner'), true);
-      const told = (await notificationTexts()).join('\n');
-      assert.match(told, /applied .* to sample\.py: saved by auto-save; Undo in the vote viewer or Ctrl\+Z puts it back/, told);
+      const told = await toldUntil(/applied .* to sample\.py: saved by auto-save; Undo in the vote viewer or Ctrl\+Z puts it back/);
       assert.ok(!/unsaved/.test(told), told);
       await until(() => !doc.isDirty, 15000, 'auto-save to save the file, as said');
       await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
@@ -151,7 +151,7 @@ describe('Applying a winner (Run on Selection)', function () {
       await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
       await clearNotifications();
       assert.strictEqual(await vscode.commands.executeCommand('massgen.applyWinner'), true);
-      assert.match((await notificationTexts()).join('\n'), /to sample\.py: left unsaved for your review/);
+      await toldUntil(/to sample\.py: left unsaved for your review/);
       assert.ok(doc.isDirty, 'unsaved, as said');
     });
   });

@@ -8,6 +8,7 @@ const vscode = require('vscode');
 const { assert, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, clickInViewer, runnerAvailable, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
 const { ORIGINAL, root, sampleUri, resetSample, setTeam, teamHandler } = require('./workspace-team');
 const { ticks, setTick, unfold } = require('./refactor-preview');
+const { toldUntil } = require('./told');
 
 const CHANGED = "def add(a, b):\n    if not all(isinstance(x, (int, float)) for x in (a, b)):\n        raise TypeError('add() takes two numbers')\n    return a + b\n";
 const UTIL = 'def sub(a, b):\n    return a - b\n';
@@ -84,8 +85,7 @@ describe('Applying a workspace run in the refactor preview', function () {
     const doc = await vscode.workspace.openTextDocument(sampleUri());
     assert.strictEqual(doc.getText(), CHANGED, 'the ticked file is written');
     assert.ok(!fs.existsSync(utilPath()), 'the unticked new file is not');
-    const told = (await notificationTexts()).join('\n');
-    assert.match(told, /Applied 1 of 2 files/, told);
+    const told = await toldUntil(/Applied 1 of 2 files/);
     assert.ok(!/Applied 2 files/.test(told), told);
     const shown = await viewerResult(run.id, /Applied to 1 of 2 files/);
     log('viewer:', shown.replace(/\s+/g, ' ').slice(0, 200));
@@ -112,8 +112,7 @@ describe('Applying a workspace run in the refactor preview', function () {
 
     const doc = await vscode.workspace.openTextDocument(sampleUri());
     assert.strictEqual(doc.getText(), HEADER + ORIGINAL, 'only the ticked edit is written');
-    const told = (await notificationTexts()).join('\n');
-    assert.match(told, /Applied 1 file \(1 partly: sample\.py\)/, told);
+    await toldUntil(/Applied 1 file \(1 partly: sample\.py\)/);
     const shown = await viewerResult(run.id, /Applied to 1 file/);
     assert.match(shown, /Partly applied: sample\.py/, shown);
 

@@ -10,6 +10,7 @@ const vscode = require('vscode');
 const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
 const { ORIGINAL, root, sampleUri, resetSample, setTeam, teamHandler, writerText } = require('./workspace-team');
 const { ticks } = require('./refactor-preview');
+const { toldUntil } = require('./told');
 
 const CHANGED = "def add(a, b):\n    if not all(isinstance(x, (int, float)) for x in (a, b)):\n        raise TypeError('add() takes two numbers')\n    return a + b\n";
 const ANSWER = 'add() now raises TypeError unless both arguments are numbers (sample.py).';
@@ -186,8 +187,7 @@ describe('Workspace runs in real VS Code', function () {
     assert.strictEqual(vscode.workspace.getConfiguration('files').get('autoSave'), 'off', 'auto save is off (run-ext-tests.js)');
     assert.ok(doc.isDirty, 'applied, unsaved');
     assert.strictEqual(fs.readFileSync(sampleUri().fsPath, 'utf8'), ORIGINAL, 'not saved by Apply');
-    const told = (await notificationTexts()).join('\n');
-    assert.match(told, /Applied 1 file: left unsaved for your review/, told);
+    await toldUntil(/Applied 1 file: left unsaved for your review/);
     const after = folderState();
     for (const f of Object.keys(before.files)) if (f !== 'sample.py') assert.strictEqual(after.files[f], before.files[f], `${f} is untouched by Apply`);
     assert.deepStrictEqual(Object.keys(after.files).sort(), Object.keys(before.files).sort(), 'no file added or removed');
@@ -278,8 +278,7 @@ describe('Workspace runs in real VS Code', function () {
     assert.strictEqual(doc.getText(), ORIGINAL, 'discarded: the document is unchanged');
     assert.ok(!doc.isDirty);
     assert.deepStrictEqual(folderState(), before, 'discarded: the folder is unchanged');
-    const told = (await notificationTexts()).join('\n');
-    assert.match(told, /nothing was applied/, told);
+    const told = await toldUntil(/nothing was applied/);
     assert.ok(!/Applied/.test(told), told);
     await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
     await until(async () => (await webview('[aria-label="Review and apply the winner\u2019s changes"]', { timeoutMs: 2000 })).found, 15000, 'the winner still offered');
