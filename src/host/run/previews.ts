@@ -2,13 +2,15 @@
 // selection/file attached in chat, or (files runs) the workspace files. Shared by the command, the chat buttons and
 // the vote viewer's actions, and the one place that knows each run's apply state (none, no code, ready, previewing,
 // applied), which the viewer shows and Apply and Undo follow: only code written for the file is ever applied, never
-// before its diff was shown, and at most once.
+// before its diff was shown, and at most once. For files runs the applied state is what the refactor preview really
+// wrote (applied-files.ts): "Applied to 1 of 2 files", and Undo puts back exactly those.
 
 import * as vscode from 'vscode';
 import { codeForFile, type CodeForFile } from '../../core/edit/extract-code';
-import type { WinnerChange } from '../../core/run/work-area';
 import type { ApplyState } from '../../protocol/messages';
-import { applyFileChanges, revertFileChanges, type FileTarget } from './file-changes';
+import { partlyApplied, type AppliedRecord } from './applied-files';
+import { afterApplyInWords } from './auto-save';
+import { appliedTarget, applyFileChanges, revertFileChanges, type FileTarget } from './file-changes';
 import type { RunManager } from './manager';
 import type { AppliedProposal, PreviewManager } from './selection-diff';
 
@@ -31,7 +33,7 @@ export function codeForTarget(answer: string, target: ApplyTarget): CodeForFile 
   return codeForFile(answer, { languageId: target.languageId, originalText: target.text.slice(target.start, target.end) });
 }
 
-type Applied = { kind: 'selection'; proposal: AppliedProposal } | { kind: 'files'; change: WinnerChange; target: FileTarget };
+type Applied = { kind: 'selection'; proposal: AppliedProposal } | { kind: 'files'; record: AppliedRecord; version: string; target: FileTarget };
 
 export class RunPreviews implements vscode.Disposable {
   private readonly targets = new Map<string, ApplyTarget>();
@@ -69,16 +71,21 @@ export class RunPreviews implements vscode.Disposable {
   state(runId: string): ApplyState {
     const run = this.runs.find(runId);
     const final = run?.state.finalAnswer;
-    const applied = this.applied.has(runId);
+    const applied = this.applied.get(runId);
     if (this.files.has(runId)) {
+      if (applied?.kind === 'files') {
+        const partly = partlyApplied(applied.record);
+        const note = partly.length ? vscode.l10n.t('Partly applied: {0} (some of the changes were unticked).', partly.join(', ')) : undefined;
+        return { kind: 'files', status: 'applied', target: appliedTarget(applied.record), ...(note ? { note } : {}) };
+      }
       const n = run?.state.answers.find((a) => a.label === run.state.winner?.label)?.change?.files.length ?? 0;
-      const target = `${n} file${n === 1 ? '' : 's'}`;
-      return { kind: 'files', status: applied ? 'applied' : final && n > 0 ? 'ready' : 'none', target };
+      const target = n === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', n);
+      return { kind: 'files', status: final && n > 0 ? 'ready' : 'none', target };
     }
     const target = this.targets.get(runId);
     if (!target) return { kind: 'selection', status: 'none', target: null };
     const where = vscode.workspace.asRelativePath(target.uri, false);
-    if (applied) return { kind: 'selection', status: 'applied', target: where };
+    if (applied) return { kind: 'selection', status: 'applied', target: where, note: capitalised(afterApplyInWords(target.uri)) + '.' };
     if (this.preview.pending?.id === runId) return { kind: 'selection', status: 'previewing', target: where };
     if (!final) return { kind: 'selection', status: 'none', target: where };
     const code = codeForTarget(final.content, target);
@@ -131,8 +138,9 @@ export class RunPreviews implements vscode.Disposable {
     const run = this.runs.find(runId);
     if (files && run) {
       const result = await run.result;
-      if (!(await applyFileChanges(result.change, files)) || !result.change) return false;
-      this.record(runId, { kind: 'files', change: result.change, target: files });
+      const record = await applyFileChanges(result.change, files, result.finalAnswer ?? '');
+      if (!record || !result.change) return false;
+      this.record(runId, { kind: 'files', record, version: result.change.version, target: files });
       return true;
     }
     if (this.preview.pending?.id !== runId) {
@@ -147,6 +155,8 @@ export class RunPreviews implements vscode.Disposable {
     const proposal = await this.preview.apply();
     if (!proposal) return false;
     this.record(proposal.id, { kind: 'selection', proposal });
+    const where = vscode.workspace.asRelativePath(proposal.uri, false);
+    void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: applied {0} to {1}: {2}.', proposal.winner, where, afterApplyInWords(proposal.uri)));
     return true;
   }
 
@@ -157,7 +167,7 @@ export class RunPreviews implements vscode.Disposable {
       void vscode.window.showInformationMessage('MassGen: this run\'s winner is not applied, so there is nothing to undo.');
       return false;
     }
-    const ok = applied.kind === 'files' ? await revertFileChanges(applied.change, applied.target) : await this.preview.revert(applied.proposal);
+    const ok = applied.kind === 'files' ? await revertFileChanges(applied.record, applied.target) : await this.preview.revert(applied.proposal);
     if (ok) {
       this.applied.delete(runId);
       this.changed.fire(runId);
@@ -174,8 +184,11 @@ export class RunPreviews implements vscode.Disposable {
   private sayIfApplied(runId: string): boolean {
     const applied = this.applied.get(runId);
     if (!applied) return false;
-    const what = applied.kind === 'files' ? `${applied.change.version} is already applied to the workspace` : `${applied.proposal.winner} is already applied to ${vscode.workspace.asRelativePath(applied.proposal.uri, false)}`;
-    void vscode.window.showInformationMessage(`MassGen: ${what}. To take it back, use Undo in the vote viewer.`);
+    const what =
+      applied.kind === 'files'
+        ? vscode.l10n.t('{0} is already applied to the workspace ({1})', applied.version, appliedTarget(applied.record))
+        : vscode.l10n.t('{0} is already applied to {1}', applied.proposal.winner, vscode.workspace.asRelativePath(applied.proposal.uri, false));
+    void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0}. To take it back, use Undo in the vote viewer.', what));
     return true;
   }
 
@@ -184,3 +197,5 @@ export class RunPreviews implements vscode.Disposable {
     this.changed.dispose();
   }
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,7 +1,8 @@
 // The winner as a reviewed diff. Both sides are virtual documents (the file as captured when the run started,
 // and the same text with the winner in place), so the real file is untouched until Apply. Apply writes one
-// WorkspaceEdit (one undo step; the file is left dirty for review) after checking the document did not change;
-// if it did, the selection is re-anchored by diffing, and refused when the selected text itself was edited.
+// WorkspaceEdit (one undo step; Apply never saves, though the user's files.autoSave may, see auto-save.ts) after
+// checking the document did not change; if it did, the selection is re-anchored by diffing, and refused when the
+// selected text itself was edited.
 // `revert` puts the replaced code back (re-anchored the same way), for the vote viewer's Undo.
 
 import * as vscode from 'vscode';

@@ -6,6 +6,7 @@ const vscode = require('vscode');
 const { assert, until, screenshot, webview, playwright, clickInViewer, clearNotifications, notificationTexts } = require('./helpers');
 const fakes = require('../out/fakes.js');
 const { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, selectionRunHooks } = require('./selection-run');
+const { toldUntil } = require('./told');
 
 const PROSE = 'The function is already correct: it adds a and b, and nothing needs to change.';
 const PROSE_2 = 'No change is needed; add is fine as written.';
@@ -110,5 +111,48 @@ describe('Applying a winner (Run on Selection)', function () {
     assert.strictEqual(await clickInViewer('Undo the apply'), true);
     await until(() => doc.getText() === ORIGINAL, 10000, 'Undo to restore the code');
     assert.ok((await webview('[aria-label="Review the winner\u2019s diff"]', { timeoutMs: 10000 })).found, 'after Undo the winner can be reviewed again');
+  });
+
+  describe('what Apply says happens to the file, after the user\u2019s files.autoSave', () => {
+    // The rig turns auto-save off in the User settings (run-ext-tests.js); a test that changes it puts it back.
+    let rigValue;
+    before(() => {
+      rigValue = vscode.workspace.getConfiguration('files').inspect('autoSave').globalValue;
+    });
+    afterEach(() => vscode.workspace.getConfiguration('files').update('autoSave', rigValue, vscode.ConfigurationTarget.Global));
+
+    it('afterDelay (the browser\u2019s default): "saved by auto-save", and it is saved; Undo in the viewer puts the code back', async () => {
+      await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+      rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
+      await setAgents(team(rig.server.baseUrl));
+      const { doc } = await openSample();
+      await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+      const run = rig.api.runs.latest;
+      await clearNotifications();
+      assert.strictEqual(await vscode.commands.executeCommand('massgen.applyWinner'), true);
+      const told = await toldUntil(/applied .* to sample\.py: saved by auto-save; Undo in the vote viewer or Ctrl\+Z puts it back/);
+      assert.ok(!/unsaved/.test(told), told);
+      await until(() => !doc.isDirty, 15000, 'auto-save to save the file, as said');
+      await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
+      const result = await until(async () => {
+        const text = await resultText();
+        return /Saved by auto-save/.test(text) && text;
+      }, 15000, 'the viewer to say it was saved by auto-save');
+      assert.ok(!/unsaved/.test(result), result);
+      assert.strictEqual(await clickInViewer('Undo the apply'), true);
+      await until(() => doc.getText() === ORIGINAL, 10000, 'Undo to restore the code');
+    });
+
+    it('off: "left unsaved for your review", and it is', async () => {
+      assert.strictEqual(vscode.workspace.getConfiguration('files').get('autoSave'), 'off');
+      rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }));
+      await setAgents(team(rig.server.baseUrl));
+      const { doc } = await openSample();
+      await vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+      await clearNotifications();
+      assert.strictEqual(await vscode.commands.executeCommand('massgen.applyWinner'), true);
+      await toldUntil(/to sample\.py: left unsaved for your review/);
+      assert.ok(doc.isDirty, 'unsaved, as said');
+    });
   });
 });

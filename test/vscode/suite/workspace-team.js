@@ -1,10 +1,30 @@
-// A scripted two-agent team on the fake chat model for workspace runs (workspace.test.js, commands.test.js).
+// A scripted two-agent team on the fake chat model for workspace runs (workspace.test.js, workspace-apply.test.js,
+// commands.test.js), and the workspace's sample.py put back between tests.
 // agent1 ("writer") makes its tool calls one per request, then gives its answer; agent2 ("reviewer") waits for that
 // answer and votes for it, so the run ends by consensus with agent1.1 the winner. Both agents are the fake model's
 // `fake-agent`; the handler tells them apart by the role each agent's system message carries.
 'use strict';
+const fs = require('fs');
+const path = require('path');
 const vscode = require('vscode');
-const { FAKE_VENDOR, FAKE_MODEL_ID, until, offers, requestText, called, showsAnswerOf } = require('./helpers');
+const { assert, FAKE_VENDOR, FAKE_MODEL_ID, until, offers, requestText, called, showsAnswerOf } = require('./helpers');
+
+/** sample.py as committed in the test workspace (run.sh). */
+const ORIGINAL = 'def add(a, b):\n    return a + b\n';
+const root = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
+const sampleUri = () => vscode.Uri.file(path.join(root(), 'sample.py'));
+
+/** sample.py back to its committed text, on disk and in any open document; no editor open. */
+async function resetSample() {
+  fs.writeFileSync(sampleUri().fsPath, ORIGINAL);
+  const doc = await vscode.workspace.openTextDocument(sampleUri());
+  if (doc.isDirty || doc.getText() !== ORIGINAL) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  assert.strictEqual(doc.getText(), ORIGINAL);
+}
 
 const WRITER = 'ROLE=writer';
 const REVIEWER = 'ROLE=reviewer';
@@ -64,4 +84,4 @@ const writerRequests = (requests) => requests.filter((r) => requestText(r).inclu
 /** Every tool result text the writer's requests carried (each request repeats the earlier ones). */
 const writerText = (requests) => writerRequests(requests).map(requestText).join('\n');
 
-module.exports = { teamAgents, setTeam, teamHandler, writerRequests, writerText, WRITER, REVIEWER };
+module.exports = { ORIGINAL, root, sampleUri, resetSample, teamAgents, setTeam, teamHandler, writerRequests, writerText, WRITER, REVIEWER };

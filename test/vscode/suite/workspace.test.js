@@ -8,17 +8,16 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
-const { setTeam, teamHandler, writerText } = require('./workspace-team');
+const { ORIGINAL, root, sampleUri, resetSample, setTeam, teamHandler, writerText } = require('./workspace-team');
+const { ticks } = require('./refactor-preview');
+const { toldUntil } = require('./told');
 
-const ORIGINAL = 'def add(a, b):\n    return a + b\n';
 const CHANGED = "def add(a, b):\n    if not all(isinstance(x, (int, float)) for x in (a, b)):\n        raise TypeError('add() takes two numbers')\n    return a + b\n";
 const ANSWER = 'add() now raises TypeError unless both arguments are numbers (sample.py).';
 const UNCOMMITTED = 'Uncommitted: a line added after the last commit.';
 const UNTRACKED = 'notes.txt';
 
 let api;
-const root = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
-const sampleUri = () => vscode.Uri.file(path.join(root(), 'sample.py'));
 const git = (...args) => execFileSync('git', ['-C', root(), ...args], { encoding: 'utf8' });
 
 /** Every file of the folder (outside .git) with its bytes, and what git knows: nothing of it may change in a run. */
@@ -44,18 +43,6 @@ function folderState() {
   };
   walkGit(path.join(root(), '.git'));
   return { files, gitFiles: gitFiles.sort(), status: git('status', '--porcelain=v1', '-uall'), head: git('rev-parse', 'HEAD'), worktrees: git('worktree', 'list', '--porcelain'), refs: git('for-each-ref') };
-}
-
-/** sample.py back to its committed text, on disk and in any open document; no editor open. */
-async function resetSample() {
-  fs.writeFileSync(sampleUri().fsPath, ORIGINAL);
-  const doc = await vscode.workspace.openTextDocument(sampleUri());
-  if (doc.isDirty || doc.getText() !== ORIGINAL) {
-    await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  assert.strictEqual(doc.getText(), ORIGINAL);
 }
 
 /** Expands the answer version's changed files in the vote viewer, then each file's diff; returns what they show. */
@@ -175,17 +162,24 @@ describe('Workspace runs in real VS Code', function () {
     assert.deepStrictEqual(rowsOf('diff-ctx'), ['def add(a, b):', '    return a + b']);
     await screenshot('workspace-viewer-diff');
 
-    // The refactor preview lists the change, unticked; tick it and Apply.
+    // The refactor preview lists the winner's change ticked (the user unticks what to reject), and one opt-in entry,
+    // unticked: the answer in an untitled editor. Apply as it opened writes the change.
     const rows = await refactorPreview.rows('sample.py');
     log('refactor preview rows:', JSON.stringify(rows));
     assert.ok(rows.some((r) => r.includes('sample.py')), JSON.stringify(rows));
     assert.strictEqual(fs.readFileSync(sampleUri().fsPath, 'utf8'), ORIGINAL, 'nothing written while the preview is open');
     assert.strictEqual(await refactorPreview.open(), true, 'the refactor preview waits for the user');
-    assert.strictEqual(await refactorPreview.accept('sample.py'), 'true');
+    const ticked = await ticks();
+    log('ticks:', JSON.stringify(ticked));
+    const tick = (text) => ticked.filter((r) => r.text === text).map((r) => r.checked);
+    assert.deepStrictEqual(tick('sample.py'), ['true'], `the winner's change is ticked: ${JSON.stringify(ticked)}`);
+    assert.deepStrictEqual(tick('MassGen agent1.1 answer.md'), ['false'], `the optional answer note is not: ${JSON.stringify(ticked)}`);
     await screenshot('workspace-refactor-preview');
+    await clearNotifications();
     await refactorPreview.click('Apply');
     await running;
     assert.strictEqual(await refactorPreview.open(), false, 'the preview is gone once applied');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'untitled' && d.getText() === ANSWER), 'the unticked answer note opened nothing');
 
     const doc = await vscode.workspace.openTextDocument(sampleUri());
     assert.strictEqual(doc.getText(), CHANGED, "exactly the winner's change");
@@ -193,6 +187,7 @@ describe('Workspace runs in real VS Code', function () {
     assert.strictEqual(vscode.workspace.getConfiguration('files').get('autoSave'), 'off', 'auto save is off (run-ext-tests.js)');
     assert.ok(doc.isDirty, 'applied, unsaved');
     assert.strictEqual(fs.readFileSync(sampleUri().fsPath, 'utf8'), ORIGINAL, 'not saved by Apply');
+    await toldUntil(/Applied 1 file: left unsaved for your review/);
     const after = folderState();
     for (const f of Object.keys(before.files)) if (f !== 'sample.py') assert.strictEqual(after.files[f], before.files[f], `${f} is untouched by Apply`);
     assert.deepStrictEqual(Object.keys(after.files).sort(), Object.keys(before.files).sort(), 'no file added or removed');
@@ -214,7 +209,6 @@ describe('Workspace runs in real VS Code', function () {
     const run = await until(() => api.runs.latest && api.runs.latest.title.startsWith('Make add() check its arguments (undo)') && api.runs.latest, 30000, 'the workspace run');
     await run.result;
     await refactorPreview.rows('sample.py');
-    await refactorPreview.accept('sample.py');
     await refactorPreview.click('Apply');
     await running;
     const doc = await vscode.workspace.openTextDocument(sampleUri());
@@ -270,7 +264,8 @@ describe('Workspace runs in real VS Code', function () {
     assert.deepStrictEqual(folderState(), before, 'the folder is untouched');
     await screenshot('chat-edit-workspace');
 
-    // The button opens the refactor preview; Discard leaves the file as it was.
+    // The button opens the refactor preview; Discard leaves the file as it was, says so, and keeps the winner ready.
+    await clearNotifications();
     await playwright(async ({ page }) => {
       await page.locator('.interactive-response').last().getByRole('button', { name: 'Review and apply the changes…' }).click();
     });
@@ -283,5 +278,9 @@ describe('Workspace runs in real VS Code', function () {
     assert.strictEqual(doc.getText(), ORIGINAL, 'discarded: the document is unchanged');
     assert.ok(!doc.isDirty);
     assert.deepStrictEqual(folderState(), before, 'discarded: the folder is unchanged');
+    const told = await toldUntil(/nothing was applied/);
+    assert.ok(!/Applied/.test(told), told);
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
+    await until(async () => (await webview('[aria-label="Review and apply the winner\u2019s changes"]', { timeoutMs: 2000 })).found, 15000, 'the winner still offered');
   });
 });
