@@ -292,6 +292,8 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       if (result.finalAnswer === null) {
         // One failure per line, as a list (markdown would run the lines together).
         stream.markdown(`\n\n${noAnswer(result.reason, result.error).text.replace(/\n\s+/g, '\n- ')}`);
+        // A cancelled run proposes nothing, but its answers so far can still be read (and copied) in the viewer.
+        if (state.answers.length > 0) button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
         return { metadata: { runId: run.id, winner: null } satisfies ChatResultMeta };
       }
       const winner = state.agents.find((a) => a.id === result.winnerId);
