@@ -177,6 +177,43 @@ describe('Notes and Answer now (Run on Selection)', function () {
     assert.ok(metas.every((m) => /^delivered/.test(m) && !/not yet delivered/.test(m)), JSON.stringify(metas));
   });
 
+  it('a note the run ends before (Answer now) says it was not delivered, and "Continue with this note" starts a follow-up with it', async () => {
+    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m2: 60000 }));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const before = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    const run = await firstAnswerOfNewRun(before);
+    // alpha waits for beta's slow turn and beta is mid-request: neither reaches a boundary before Answer now.
+    const late = 'Mention the parameter types too.';
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id, preserveFocus: true });
+    await typeNoteInViewer(late);
+    await until(() => run.state.notes.length === 1, 10000, 'the note to reach the run');
+    assert.strictEqual(await clickInViewer('Answer now', 15000), true);
+    await running;
+    const note = run.state.notes[0];
+    assert.deepStrictEqual(note.deliveredTo, []);
+    assert.deepStrictEqual(note.undelivered && [[...note.undelivered.agentIds].sort(), note.undelivered.reason], [['alpha', 'beta'], 'user_stop']);
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
+    const metas = await until(async () => {
+      const r = await webview('.notes-list .note-meta', { property: 'innerText', timeoutMs: 3000 });
+      return r.values.length >= 2 && r.values;
+    }, 15000, 'both columns to list the note');
+    await screenshot('notes-undelivered-continue');
+    assert.ok(metas.every((m) => /not delivered: you asked for the answer now first/.test(m)), JSON.stringify(metas));
+
+    const requestsBefore = server.chatRequests().length;
+    assert.strictEqual(await clickInViewer('Continue with this note: a follow-up run with it', 15000), true);
+    const next = await until(() => api.runs.latest !== run && api.runs.latest, 20000, 'the follow-up run to start');
+    assert.strictEqual(api.runs.promptOf(next.id), late);
+    const first = await until(() => server.chatRequests().slice(requestsBefore)[0], 20000, 'the follow-up\u2019s first request');
+    const sent = text(first.body.messages);
+    assert.match(sent, /<PREVIOUS RUN>/, 'it follows up on the run it came from');
+    assert.ok(sent.includes(`Follow-up: ${late}`), sent.slice(0, 400));
+    await vscode.commands.executeCommand('massgen.cancelRun');
+    await next.result.catch(() => undefined);
+  });
+
   it('Answer now in the viewer ends the run at once with the best current answer, and the diff opens', async () => {
     server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m2: 60000 }));
     await setAgents(team(server.baseUrl));
