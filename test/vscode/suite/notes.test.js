@@ -83,7 +83,8 @@ describe('Notes and Answer now (Run on Selection)', function () {
   });
 
   it('a note typed in the viewer and an @massgen message sent while the run goes reach a later request of each agent', async () => {
-    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m1: 12000, m2: 12000 }));
+    // The first replies take 25 s: on a loaded machine the chat may take several seconds to hand @massgen the message.
+    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m1: 25000, m2: 25000 }));
     await setAgents(team(server.baseUrl));
     await openSample();
     const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
