@@ -120,7 +120,9 @@ export function endDetail(state: RunState): string {
     case null:
       return '';
     case 'cancelled':
-      return winner ? `You cancelled the run; the best answer so far, ${winner}, won.` : 'You cancelled the run before any agent answered.';
+      // Since cancel proposes nothing, a winner here is from a run recorded before.
+      if (winner) return `You cancelled the run; the best answer so far, ${winner}, won.`;
+      return state.answers.length ? 'You cancelled the run, so no answer was chosen. The answers so far stay below to read and copy.' : 'You cancelled the run before any agent answered.';
     case 'consensus':
       if (!winner) return END_REASON_DETAILS.consensus;
       // The gate passed over the voted answer: saying the agents voted for the winner would be false.

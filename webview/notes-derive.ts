@@ -1,7 +1,7 @@
 // What the vote viewer shows of the user's notes and Answer now, derived from the RunState. Pure (unit-tested in
 // Node); webview/views/notes.ts renders it.
 
-import type { RunState } from '../src/protocol/state';
+import { noteMissedWhy, type RunState } from '../src/protocol/state';
 
 export interface AgentNote {
   id: string;
@@ -11,6 +11,8 @@ export interface AgentNote {
   toAll: boolean;
   /** It reached the agent (at its next turn or tool result). */
   delivered: boolean;
+  /** It can reach the agent no more: why, in words (the run ended first); the user may continue with it. */
+  missed?: string;
   t: number;
 }
 
@@ -18,7 +20,11 @@ export interface AgentNote {
 export function notesFor(state: Pick<RunState, 'notes'>, agentId: string): AgentNote[] {
   return state.notes
     .filter((n) => n.agentIds.includes(agentId))
-    .map((n) => ({ id: n.id, text: n.text, changesTask: n.changesTask, toAll: n.agentIds.length !== 1, delivered: n.deliveredTo.includes(agentId), t: n.t }));
+    .map((n) => {
+      const delivered = n.deliveredTo.includes(agentId);
+      const missed = !delivered && n.undelivered?.agentIds.includes(agentId) ? noteMissedWhy(n.undelivered.reason) : undefined;
+      return { id: n.id, text: n.text, changesTask: n.changesTask, toAll: n.agentIds.length !== 1, delivered, ...(missed ? { missed } : {}), t: n.t };
+    });
 }
 
 /**

@@ -129,7 +129,7 @@ export async function runCommand(cmd: Extract<CliCommand, { command: 'run' }>, i
   const notes = startNotes(cmd, io, session, progress);
   const removeInterrupt = io.onInterrupt(() => {
     progress?.clearFooter();
-    io.stderr.write('\nInterrupted: stopping the agents and saving what they have so far…\n');
+    io.stderr.write('\nInterrupted: stopping the agents and saving their answers so far in the log (no answer is chosen)…\n');
     session.cancel();
   });
   let result: SessionResult;
@@ -234,8 +234,9 @@ function printResult(cmd: Extract<CliCommand, { command: 'run' }>, io: CliIO, re
 async function applyWinner(io: CliIO, source: string, result: SessionResult, automation: boolean): Promise<number | undefined> {
   const say = (line: string) => (automation ? io.stdout.write(`${line}\n`) : io.stderr.write(`${line}\n`));
   if (!result.change) {
-    say(`APPLIED: no (${result.winnerId ? 'the winner carries no change' : 'no winner'})`);
-    return result.winnerId ? undefined : EXIT.execution;
+    // Without a winner the exit code already says why (interrupted, timeout, execution error).
+    say(`APPLIED: no (${result.winnerId ? 'the winner carries no change' : result.reason === 'cancelled' ? 'interrupted: nothing was chosen' : 'no winner'})`);
+    return undefined;
   }
   if (result.change.patch === '') {
     say('APPLIED: nothing to apply (the winner changed no files)');

@@ -15,7 +15,7 @@ const who = (state: RunState, id: string) => {
 /** How the winner was decided, in a sentence. */
 function decided(state: RunState): string {
   const w = state.winner;
-  if (!w) return state.endReason === 'cancelled' ? 'You cancelled the run before any agent answered, so nothing won.' : 'No answer won.';
+  if (!w) return state.endReason === 'cancelled' ? 'You cancelled the run, so nothing won.' : 'No answer won.';
   const count = w.votes[w.agentId] ?? 0;
   const by =
     w.basis === 'most_informed'

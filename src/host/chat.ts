@@ -121,6 +121,12 @@ function sendAsNote(request: vscode.ChatRequest, history: vscode.ChatContext['hi
     stream.markdown(`The run going could not take a note (${errorMessage(err)}), so this starts a new run.\n\n`);
     return false;
   }
+  // The agents were done already (the final answer is being written): the note is recorded as reaching no one.
+  if (run.state.notes.at(-1)?.undelivered) {
+    stream.markdown(vscode.l10n.t('MassGen is writing the final answer of **{0}**: its agents are done, so this note reached none of them. Send it again once the answer is in to continue from it, or use **Continue with this note** in the vote viewer.', oneLine(run.title, 80)));
+    button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
+    return true;
+  }
   stream.markdown(noteSentMarkdown({ title: run.title, agents: run.state.agents.filter((a) => a.status !== 'failed').length || run.state.agents.length }));
   button(stream, 'massgen.answerNow', 'Answer now', run.id);
   button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
@@ -292,6 +298,8 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       if (result.finalAnswer === null) {
         // One failure per line, as a list (markdown would run the lines together).
         stream.markdown(`\n\n${noAnswer(result.reason, result.error).text.replace(/\n\s+/g, '\n- ')}`);
+        // A cancelled run proposes nothing, but its answers so far can still be read (and copied) in the viewer.
+        if (state.answers.length > 0) button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
         return { metadata: { runId: run.id, winner: null } satisfies ChatResultMeta };
       }
       const winner = state.agents.find((a) => a.id === result.winnerId);

@@ -37,6 +37,8 @@
 //   answerNow end a running run now with the best current answer (end reason user_stop).
 //   approve   the user's answer to approval `requestId` (from `approvals`); one already answered elsewhere (the
 //             notification), or whose run or agent stopped, is ignored.
+//   continueWithNote  start a follow-up run with note `noteId` of run `runId`, one that reached no agent
+//             (`note_undelivered`); a follow-up that cannot start comes back as a `notice`.
 
 // `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
 // path and not on the other, and crashed at load (test/integration/bundles.test.ts).
@@ -174,6 +176,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('note'), runId: id, text: z.string().check(z.minLength(1), z.maxLength(MAX_NOTE_CHARS)), agentId: z.optional(id), changesTask: bool }),
   z.object({ v, type: z.literal('answerNow'), runId: id }),
   z.object({ v, type: z.literal('approve'), requestId: id, choice: z.enum(APPROVAL_CHOICES) }),
+  z.object({ v, type: z.literal('continueWithNote'), runId: id, noteId: id }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;

@@ -20,6 +20,7 @@ const num = z.number();
 const bool = z.boolean();
 
 export const EndReasonSchema = z.enum(['consensus', 'answer_cap', 'majority', 'max_rounds', 'timeout', 'budget', 'cancelled', 'user_stop', 'all_failed']);
+const NoteUndeliveredReasonSchema = z.enum(['final_answer', 'agent_failed', ...EndReasonSchema.options]);
 export const AgentInfoSchema = z.object({ id: str, label: str, model: str, provider: str, priced: bool });
 export const BudgetSchema = z.object({ maxCostUsd: z.optional(num), maxTotalTokens: z.optional(num), maxCalls: z.optional(num) });
 export const VoteRecordSchema = z.object({ voterId: str, targetId: str, targetLabel: str, reason: str, seenRevision: num });
@@ -65,6 +66,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ev('agent_updated', { agentId: str, labels: z.array(str), via: z.enum(['next_turn', 'tool_result']) }),
   ev('note_added', { noteId: str, text: str, agentIds: z.array(str), changesTask: bool }),
   ev('note_delivered', { noteId: str, agentId: str, via: z.enum(['next_turn', 'tool_result']) }),
+  ev('note_undelivered', { noteId: str, agentIds: z.array(str), reason: NoteUndeliveredReasonSchema }),
   ev('checks_started', { agentId: str, label: str, names: z.array(str) }),
   ev('check_finished', { agentId: str, label: str, result: CheckResultSchema }),
   ev('text_delta', { agentId: str, text: str }),
@@ -128,7 +130,7 @@ export const RunStateSchema = z.object({
   winner: z.nullable(z.object({ agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: StoredWinnerBasis, verification: z.optional(WinnerVerificationSchema) })),
   finalAnswer: z.nullable(z.object({ agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) })),
   workspace: z._default(z.nullable(WorkspaceInfoSchema), null),
-  notes: z._default(z.array(z.object({ id: str, text: str, agentIds: z.array(str), changesTask: bool, t: num, deliveredTo: z.array(str) })), []),
+  notes: z._default(z.array(z.object({ id: str, text: str, agentIds: z.array(str), changesTask: bool, t: num, deliveredTo: z.array(str), undelivered: z.optional(z.object({ agentIds: z.array(str), reason: NoteUndeliveredReasonSchema })) })), []),
   checks: z._default(z.record(str, z.object({ agentId: str, names: z.array(str), results: z.array(CheckResultSchema) })), {}),
   endReason: z.nullable(EndReasonSchema),
   error: z.nullable(str),

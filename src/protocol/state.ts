@@ -9,13 +9,13 @@
 // nothing else from src/core reaches the webview bundle.
 
 import type { RunEvent } from '../core/engine/events';
-import { applyEvent, currentVotes, initialRunState, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
+import { applyEvent, currentVotes, initialRunState, noteMissedWhy, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
 import type { FailureCause } from '../core/engine/events';
 import { COORDINATION_TOOLS } from '../core/engine/tool-names';
 import { assertNever } from '../core/util/errors';
 import { oneLine } from '../core/util/text';
 
-export { applyEvent, currentVotes, initialRunState, STREAM_TAIL_CHARS };
+export { applyEvent, currentVotes, initialRunState, noteMissedWhy, STREAM_TAIL_CHARS };
 export type { AgentState, AgentStatus, AnswerState, RunPhase, RunState, UsageTotals, VoteState } from '../core/engine/run-state';
 export type { AgentInfo, AnswerChange, ChangedFile, EndReason, FailureCause, RunEvent, RunEventType, VoteRecord, WorkspaceInfo } from '../core/engine/events';
 
@@ -247,6 +247,9 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
     case 'usage':
       // The call is counted now: what it streamed is in its usage.
       agentExtras(extras, event.agentId).streamedChars = 0;
+      break;
+    case 'note_undelivered':
+      push(extras, { ...base, agentId: event.agentIds.length === 1 ? event.agentIds[0] : null, kind: 'note', label: '✎', detail: `Your note did not reach ${event.agentIds.map(labelOf).join(', ')}: ${noteMissedWhy(event.reason)}` });
       break;
     case 'checks_started':
     case 'note_delivered':

@@ -151,7 +151,7 @@ describe('massgen CLI (subprocess)', function () {
     assert.equal(JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8')).results.end_reason, 'timeout');
   });
 
-  it('exits 4 on Ctrl-C, saving partial results, and the server sees the streams closed', async () => {
+  it('exits 4 on Ctrl-C after an answer, saving it in the log, printing no answer, and the server sees the streams closed', async () => {
     const url = await serve(coordinationScript({ fast: { answer: 'Partial but useful.' }, slow: { reply: { ttftMs: 20_000 } } }));
     const config = team(url, ['fast', 'slow']);
     const logDir = join(work, 'logs-sigint');
@@ -167,9 +167,13 @@ describe('massgen CLI (subprocess)', function () {
     });
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stderr, /Interrupted/);
-    assert.equal(r.stdout, 'Partial but useful.\n');
+    assert.equal(r.stdout, '', 'a cancel proposes no answer: nothing on stdout');
     const events = readJsonl(join(logDir, 'events.jsonl'));
-    assert.equal(events[events.length - 1].reason, 'cancelled');
+    assert.deepEqual([events[events.length - 1].reason, events[events.length - 1].winnerId], ['cancelled', null]);
+    assert.equal(readFileSync(join(logDir, 'agents', 'a', 'agent1.1.txt'), 'utf8'), 'Partial but useful.', 'the answer so far is kept');
+    const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+    assert.equal(status.results.winner, null);
+    assert.ok(!existsSync(join(logDir, 'final')), 'no final answer is written');
     const slow = suite.server!.chatRequests().filter((q) => q.body.model === 'slow');
     assert.equal(await slow[0].outcome, 'client_closed');
   });

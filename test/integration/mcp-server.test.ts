@@ -270,6 +270,10 @@ describe('massgen mcp (the SDK client against the CLI bundle)', function () {
     const slow = server.chatRequests().find((r) => r.body.model === 'slow')!;
     assert.equal(await slow.outcome, 'client_closed');
     await eventually(() => JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8')).results.end_reason === 'cancelled', { what: 'the run to end as cancelled' });
+    // A cancel proposes nothing: no winner, no final answer; the answer so far stays in the log.
+    assert.equal(JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8')).results.winner, null);
+    assert.ok(!existsSync(join(logDir, 'final')));
+    assert.ok(existsSync(join(logDir, 'agents', 'a', 'agent1.1.txt')));
     assert.ok(progress.length > 0);
     assert.equal((await conn.client.listTools()).tools.length, 2, 'still serving');
   });

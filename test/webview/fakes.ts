@@ -159,6 +159,15 @@ export class FakeServices implements ViewerServices {
     return this.applyStates.get(runId) ?? { kind: 'selection', status: 'none', target: null };
   }
 
+  /** "Continue with this note" requests, as [runId, noteId]; answered with `continued` (or its failure). */
+  readonly continued: [string, string][] = [];
+  continueResult: () => Promise<string> = () => Promise.resolve('run-followup');
+
+  continueWithNote(runId: string, noteId: string): Promise<string> {
+    this.continued.push([runId, noteId]);
+    return this.continueResult();
+  }
+
   now(): number {
     return this.clock ?? Date.now();
   }

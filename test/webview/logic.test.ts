@@ -110,7 +110,8 @@ describe('vote viewer (webview logic): how the run ended', () => {
     const s = reduceEvents(await fullRun());
     const cancelled = { ...s, endReason: 'cancelled' as const };
     assert.equal(fmt.endDetail(cancelled), 'You cancelled the run; the best answer so far, agent2.2, won.');
-    assert.equal(fmt.endDetail({ ...cancelled, winner: null }), 'You cancelled the run before any agent answered.');
+    assert.equal(fmt.endDetail({ ...cancelled, winner: null }), 'You cancelled the run, so no answer was chosen. The answers so far stay below to read and copy.');
+    assert.equal(fmt.endDetail({ ...cancelled, winner: null, answers: [] }), 'You cancelled the run before any agent answered.');
     assert.ok(!/best answer so far/.test(fmt.endDetail({ ...cancelled, winner: null })));
   });
 

@@ -8,6 +8,7 @@ import { reduceEvents } from '../../src/core/engine/run-state';
 import { reduceView } from '../../src/protocol/state';
 import { RunHistory } from '../../src/host/viewer/history';
 import { answerNow, canNote, noteArrived, notesFor } from '../../webview/notes-derive';
+import { eventually } from '../helpers/eventually';
 import { describeInChromium, MemoryFs, replay, useViewerRig } from './harness';
 import { midRun, renumber } from './scenarios';
 import type { ThemeName } from './themes';
@@ -51,6 +52,20 @@ describe('vote viewer (webview logic): notes and Answer now', () => {
     assert.equal(noteArrived(s, 1, 'Use metric units.'), false, 'an earlier note with the same words is not this one');
     assert.equal(noteArrived(s, 0, 'Only b: shorter.', b), true);
     assert.equal(noteArrived(s, 0, 'Use metric units.', b), false, 'a column\u2019s box waits for a note to its agent alone');
+  });
+
+  it('a note that can reach an agent no more says why, for that agent only', () => {
+    const live = reduceEvents(mid).agents.filter((x) => x.status !== 'failed').map((x) => x.id);
+    const [a, b] = live;
+    const s = reduceEvents(
+      extend(mid, [
+        { type: 'note_added', noteId: 'note1', text: 'Never use recursion.', agentIds: live, changesTask: false },
+        { type: 'note_delivered', noteId: 'note1', agentId: a, via: 'tool_result' },
+        { type: 'note_undelivered', noteId: 'note1', agentIds: live.filter((id) => id !== a), reason: 'cancelled' },
+      ]),
+    );
+    assert.deepEqual(notesFor(s, a).map((n) => [n.delivered, n.missed]), [[true, undefined]]);
+    assert.deepEqual(notesFor(s, b).map((n) => [n.delivered, n.missed]), [[false, 'the run was cancelled first']]);
   });
 
   it('the note box and Answer now: while agents work in a live run; Answer now once there is an answer', () => {
@@ -206,6 +221,16 @@ describeInChromium('vote viewer in Chromium: notes and Answer now', function () 
     assert.equal(await page.locator('.agent-note:visible').count(), 0);
     assert.equal(await answer.isVisible(), false);
     assert.equal(await item.count(), 1, 'the notes it was given are still listed');
+    assert.doesNotMatch((await item.locator('.note-meta').textContent()) ?? '', /not delivered/);
+
+    // A note the run ended before: it says so, and offers a follow-up run with it.
+    const noteId = run.state.notes[0].id;
+    run.emitBody({ type: 'note_undelivered', noteId, agentIds: [agent.id], reason: 'user_stop' });
+    await p.settle();
+    assert.match((await item.locator('.note-meta').textContent()) ?? '', /not delivered: you asked for the answer now first/);
+    await item.locator('vscode-button.note-continue').click();
+    assert.deepEqual(await p.waitFor((m) => m.type === 'continueWithNote'), { v: 1, type: 'continueWithNote', runId: 'run-one', noteId });
+    await eventually(() => h.services.continued.length === 1, { what: 'the host to start the follow-up' });
     assert.deepEqual(p.pageErrors, []);
   });
 

@@ -1,7 +1,8 @@
 // The human in the loop: a note box (to every agent in the header, to one in its column) with the explicit "this
 // changes the task" choice, the notes an agent was given with whether they reached it, and the Answer now button.
 // The note's text stays in its box until it comes back as a `note_added` event (a note the host could not send
-// comes back as `noteRefused` instead, and the text is still there to fix or resend). User text only ever becomes text
+// comes back as `noteRefused` instead, and the text is still there to fix or resend). A note that can reach its agent
+// no more says why and offers "Continue with this note" (a follow-up run with it). User text only ever becomes text
 // nodes.
 
 import { MAX_NOTE_CHARS } from '../../src/protocol/messages';
@@ -109,7 +110,7 @@ export class AgentNotesView {
   private readonly boxWrap: HTMLDetailsElement;
   private key = '';
 
-  constructor(host: Host, runId: string, private readonly agent: NoteAgent) {
+  constructor(private readonly host: Host, private readonly runId: string, private readonly agent: NoteAgent) {
     this.box = new NoteBox(host, runId, agent);
     this.listWrap = h('div', { class: 'notes-wrap' }, h('div', { class: 'sub-label', text: 'Your notes' }), this.list);
     setAttr(this.list, 'aria-label', `Your notes to ${agent.label}`);
@@ -125,25 +126,27 @@ export class AgentNotesView {
     this.box.update(state, readOnly);
     setHidden(this.boxWrap, this.box.el.hidden);
     const notes = notesFor(state, this.agent.id);
-    const key = notes.map((n) => `${n.id}:${n.delivered ? 1 : 0}`).join(',');
+    const key = `${readOnly}|${notes.map((n) => `${n.id}:${n.delivered ? 1 : n.missed ? 2 : 0}`).join(',')}`;
     if (key === this.key) return;
     this.key = key;
     setHidden(this.listWrap, notes.length === 0);
     this.list.replaceChildren(
       ...notes.map((n) => {
         const where = n.toAll ? 'to every agent' : `to ${this.agent.label} only`;
-        const when = n.delivered ? 'it has it' : 'at its next turn or tool result';
+        const when = n.delivered ? 'it has it' : n.missed ? `not delivered: ${n.missed}` : 'at its next turn or tool result';
+        const status = n.delivered ? 'delivered' : n.missed ? `not delivered: ${n.missed}` : 'not yet delivered';
         return h(
           'li',
-          { class: `note${n.delivered ? ' delivered' : ''}`, attrs: { 'aria-label': `Your note ${where}${n.changesTask ? ', changing the task' : ''} (${when}): ${n.text}` } },
+          { class: `note${n.delivered ? ' delivered' : n.missed ? ' missed' : ''}`, attrs: { 'aria-label': `Your note ${where}${n.changesTask ? ', changing the task' : ''} (${when}): ${n.text}` } },
           h('span', { class: 'note-text', text: n.text }),
           h(
             'span',
             { class: 'note-meta' },
-            icon(n.delivered ? 'check' : 'clock'),
-            h('span', { text: `${n.delivered ? 'delivered' : 'not yet delivered'} · ${where}` }),
+            icon(n.delivered ? 'check' : n.missed ? 'warning' : 'clock'),
+            h('span', { text: `${status} · ${where}` }),
             n.changesTask ? h('span', { class: 'note-flag', text: 'changes the task' }) : null,
           ),
+          n.missed && !readOnly ? this.continueButton(n.id) : null,
         );
       }),
     );
@@ -151,6 +154,17 @@ export class AgentNotesView {
 
   failed(): void {
     this.box.failed();
+  }
+
+  private continueButton(noteId: string): HTMLElement {
+    const b = button('Continue with this note', {
+      icon: 'debug-continue',
+      label: 'Continue with this note: a follow-up run with it',
+      title: 'Start a follow-up run that carries this note (after this run\u2019s answer, if it has one)',
+      onClick: () => this.host.post({ type: 'continueWithNote', runId: this.runId, noteId }),
+    });
+    b.classList.add('note-continue');
+    return b;
   }
 }
 

@@ -17,6 +17,9 @@ export type EndReason =
   | 'user_stop'
   | 'all_failed';
 
+/** Why a note reached some of its agents no more (see the `note_undelivered` event). */
+export type NoteUndeliveredReason = 'final_answer' | 'agent_failed' | EndReason;
+
 export interface AgentInfo {
   id: string;
   /** Anonymous label used in prompts: agentK, K = position in config order (1-based). */
@@ -119,6 +122,11 @@ export type RunEventBody =
   | { type: 'note_added'; noteId: string; text: string; agentIds: string[]; changesTask: boolean }
   /** A note reached an agent at its boundary, as peer updates do. */
   | { type: 'note_delivered'; noteId: string; agentId: string; via: 'next_turn' | 'tool_result' }
+  /**
+   * A note that can reach these agents no more: it came while the final answer was written (`final_answer`), its
+   * agents failed first (`agent_failed`), or the run ended for this reason before their next boundary.
+   */
+  | { type: 'note_undelivered'; noteId: string; agentIds: string[]; reason: NoteUndeliveredReason }
   | { type: 'text_delta'; agentId: string; text: string }
   | { type: 'reasoning_delta'; agentId: string; text: string }
   | { type: 'tool_call'; agentId: string; callId: string; name: string; arguments: string }

@@ -1,6 +1,7 @@
 // The end of a run: pick the winner (plurality of current votes, ties by config order; past a limit, the votes
 // still valid; else the most informed answer) and produce the final answer, as it was voted or rewritten by the
-// winner seeing every answer and the votes' reasons. Every ending still yields the best answer available, and the
+// winner seeing every answer and the votes' reasons. Every ending but a cancel still yields the best answer available
+// (a cancel proposes nothing: the user stopped the run; Answer now is how to take the best answer so far), and the
 // same run always yields the same one: nothing here depends on which parallel stream happened to finish last.
 
 import type { ModelRequest } from '../providers/types';
@@ -67,11 +68,12 @@ export function byInformed(current: readonly AnswerVersion[]): AnswerVersion[] {
 }
 
 export async function finish(ctx: RunContext, reason: EndReason): Promise<RunResult> {
-  const winner = pickWinner(ctx);
+  const winner = reason === 'cancelled' ? null : pickWinner(ctx);
   const failures = ctx.agents.filter((a) => a.failed).map((a) => `${a.spec.id}: ${a.failure}`);
   let error: string | undefined;
   if (reason === 'all_failed') error = `Every agent failed.\n  ${failures.join('\n  ')}`;
-  else if (!winner) error = reason === 'cancelled' ? 'Cancelled before any agent answered.' : 'No agent produced an answer.';
+  else if (reason === 'cancelled') error = ctx.board.current().length === 0 ? 'Cancelled before any agent answered.' : 'Cancelled: no answer was chosen (the answers so far are kept).';
+  else if (!winner) error = 'No agent produced an answer.';
   if (!winner) {
     const durationMs = ctx.clock.now() - ctx.started;
     ctx.emit({ type: 'run_ended', reason, winnerId: null, durationMs, error });
@@ -103,7 +105,7 @@ async function presentFinal(ctx: RunContext, { answer, reasons, tieBreak }: Winn
     return answer.content;
   };
   if (mode === 'as_is') return asIs();
-  if (ctx.stopCause) return asIs(`synthesis skipped: ${{ timeout: 'the run timed out', cancelled: 'the run was cancelled', user_stop: 'you asked for the answer now' }[ctx.stopCause]}`);
+  if (ctx.stopCause) return asIs(`synthesis skipped: ${ctx.stopCause === 'timeout' ? 'the run timed out' : 'you asked for the answer now'}`);
   if (ctx.budget.reached) return asIs('synthesis skipped: budget reached');
   if (agent.failed) return asIs('synthesis skipped: the winning agent failed');
   const request: ModelRequest = {

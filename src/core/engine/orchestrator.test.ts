@@ -453,7 +453,7 @@ describe('orchestrator: limits', () => {
     assert.equal(result.reason, 'consensus');
   });
 
-  it('cancel stops the run, aborts requests and keeps the best answer', async () => {
+  it('cancel after an answer stops the run, aborts requests and proposes nothing (no winner, no final answer)', async () => {
     const ac = new AbortController();
     const team = runTeam(
       [member('a', (_req, i) => (i === 0 ? reply.answer('kept') : { ...reply.vote('agent1'), delayMs: 5000 })), member('b', () => ({ ...reply.answer('slow'), delayMs: 5000 }))],
@@ -462,8 +462,18 @@ describe('orchestrator: limits', () => {
     team.clock.setTimeout(() => ac.abort(), 50);
     const result = await team.result;
     assert.equal(result.reason, 'cancelled');
-    assert.equal(result.finalAnswer, 'kept');
-    assert.equal(team.of('run_ended')[0].reason, 'cancelled');
+    assert.equal(result.finalAnswer, null);
+    assert.equal(result.winnerId, null);
+    assert.match(result.error!, /no answer was chosen/);
+    assert.deepEqual(team.of('winner_selected'), []);
+    assert.deepEqual(team.of('final_answer'), []);
+    assert.deepEqual([team.of('run_ended')[0].reason, team.of('run_ended')[0].winnerId], ['cancelled', null]);
+    assert.deepEqual(team.of('answer_added').map((e) => e.content), ['kept'], 'the answer stays in the record');
+    assert.ok(team.providers.b.signals[0].aborted, "b's call was aborted");
+    const state = reduceEvents(team.events);
+    assert.equal(state.winner, null);
+    assert.equal(state.finalAnswer, null);
+    assert.equal(state.answers[0].content, 'kept');
   });
 
   it('cancel before any answer ends with no answer and says why', async () => {
@@ -814,7 +824,7 @@ describe('orchestrator: starting the next round early', () => {
     ]);
     const result = await team.result;
     assert.equal(result.reason, 'cancelled');
-    assert.equal(result.finalAnswer, 'SAME');
+    assert.equal(result.finalAnswer, null);
     assert.deepEqual(team.of('round_started').map((e) => e.round), [1, 2]);
     assert.equal(team.requests('a').length, 2);
     assert.equal(team.requests('b').length, 2);
@@ -1149,21 +1159,74 @@ describe('orchestrator: the human in the loop', () => {
     assert.throws(() => team.orchestrator.note('late'), /not running/);
   });
 
-  it('refuses a note while the final answer is written: no agent would get it', async () => {
-    let refused: unknown;
+  it('a note sent while the final answer is written is recorded as undelivered, saying why', async () => {
     const team = runTeam([member('a', (req) => {
       if (req.tools.length === 0) {
-        try {
-          team.orchestrator.note('too late to matter');
-        } catch (err) {
-          refused = err;
-        }
+        team.orchestrator.note('too late to matter');
         return reply.text('FINAL');
       }
       return boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('A');
     })], { orchestrator: { finalAnswer: 'synthesize' } });
     assert.equal((await team.result).finalAnswer, 'FINAL');
-    assert.match(String(refused), /the agents are done/);
-    assert.equal(team.of('note_added').length, 0);
+    assert.deepEqual(team.of('note_undelivered').map((e) => [e.noteId, e.agentIds, e.reason]), [['note1', ['a'], 'final_answer']]);
+    assert.deepEqual(team.of('note_delivered'), []);
+    assert.deepEqual(reduceEvents(team.events).notes[0].undelivered, { agentIds: ['a'], reason: 'final_answer' });
+  });
+
+  it('a note sent during the final vote turns is delivered: the agents see it, vote again once, and the run ends after', async () => {
+    // Both answer, then both vote for agent1 slowly; the note comes while both votes are being decided.
+    const voter = (ms: number): Script => (req) => {
+      if (!boardHasAnswers(req)) return reply.answer(ms === 50 ? 'Use a loop.' : 'Use recursion.');
+      if (/Never use recursion/.test(requestText(req))) return reply.vote('agent1', 'the note forbids recursion');
+      return reply.vote('agent2', 'recursion is elegant', { delayMs: ms });
+    };
+    const team = runTeam([member('a', voter(50)), member('b', voter(60))]);
+    team.clock.setTimeout(() => team.orchestrator.note('Never use recursion.'), 20);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerLabel, 'agent1.1', 'the votes that count were cast after the note');
+    for (const id of ['a', 'b']) {
+      const seen = team.requests(id).filter((r) => /NOTE FROM THE USER[^]*Never use recursion/.test(requestText(r)));
+      assert.ok(seen.length >= 1, `${id}'s model saw the note`);
+      assert.equal(requestText(team.requests(id).at(-1)!).split('Never use recursion').length - 1, 1, `${id} was given the note once`);
+    }
+    assert.deepEqual(team.of('note_delivered').map((e) => e.agentId).sort(), ['a', 'b']);
+    assert.equal(team.of('vote_invalidated').filter((e) => /note came before the vote/.test(e.reason)).length, 2);
+    assert.deepEqual(team.of('note_undelivered'), []);
+    const state = reduceEvents(team.events);
+    assert.deepEqual(state.notes[0].deliveredTo.sort(), ['a', 'b']);
+    assert.deepEqual(state.votes.filter((v) => !v.stale).map((v) => v.targetLabel), ['agent1.1', 'agent1.1']);
+  });
+
+  it('an agent holding a vote from before a note is asked again with it; a second note re-triggers, each note once', async () => {
+    let notes = 0;
+    const a: Script = (req) => {
+      if (!boardHasAnswers(req)) return reply.answer('A');
+      // a holds its vote when each note comes (b is still thinking), so each note takes its vote back.
+      if (notes < 2) team.clock.setTimeout(() => team.orchestrator.note(`note ${++notes}`), 10);
+      return reply.vote('agent1', 'ok');
+    };
+    const b: Script = (req) => (boardHasAnswers(req) ? reply.vote('agent1', 'ok', { delayMs: 100 }) : reply.answer('B'));
+    const team = runTeam([member('a', a), member('b', b)]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.deepEqual(team.of('note_delivered').filter((e) => e.agentId === 'a').map((e) => e.noteId), ['note1', 'note2']);
+    assert.ok(team.of('vote_invalidated').some((e) => e.voterId === 'a' && /note came after this vote/.test(e.reason)));
+    const last = requestText(team.requests('a').at(-1)!);
+    assert.equal(last.split('- note 1').length - 1, 1, 'note 1 shown once');
+    assert.equal(last.split('- note 2').length - 1, 1, 'note 2 shown once');
+    assert.ok(team.of('vote_cast').filter((e) => e.vote.voterId === 'a').length <= 3, 'one vote more per note at most');
+  });
+
+  it('a note still on its way when the run stops is reported undelivered, with the reason', async () => {
+    const slow: Script = (req) => (boardHasAnswers(req) ? reply.vote('agent1', 'x', { delayMs: 5000 }) : reply.answer('A'));
+    const team = runTeam([member('a', slow), member('b', slow)]);
+    team.clock.setTimeout(() => team.orchestrator.note('Too late.'), 20);
+    team.clock.setTimeout(() => team.orchestrator.answerNow(), 40);
+    const result = await team.result;
+    assert.equal(result.reason, 'user_stop');
+    assert.deepEqual(team.of('note_undelivered').map((e) => [e.agentIds, e.reason]), [[['a', 'b'], 'user_stop']]);
+    const ended = team.events.findIndex((e) => e.type === 'run_ended');
+    assert.ok(team.events.findIndex((e) => e.type === 'note_undelivered') < ended);
   });
 });

@@ -20,7 +20,7 @@ import { runTurnWithRetries } from './turn';
 export class Orchestrator {
   private readonly ctx: RunContext;
   private started = false;
-  /** The agents are done: the winner and the final answer are being decided, so a note would reach no one. */
+  /** The agents are done: the winner and the final answer are being decided, so a note reaches no one. */
   private finishing = false;
   private readonly cancelAtStart = new Set<AgentRuntime>();
 
@@ -28,7 +28,10 @@ export class Orchestrator {
     this.ctx = new RunContext(options);
   }
 
-  /** Stops the run: in-flight requests are aborted; the run ends with reason `cancelled` and the best answer so far. */
+  /**
+   * Stops the run: in-flight requests are aborted; the run ends with reason `cancelled` and proposes nothing (no
+   * winner, no final answer; the answers stay on the board and in the events). `answerNow` takes the best answer.
+   */
   cancel(): void {
     this.ctx.stop('cancelled');
   }
@@ -38,13 +41,16 @@ export class Orchestrator {
     this.ctx.stop('user_stop');
   }
 
-  /** The user's note to every live agent or one (see RunContext.addNote); returns its id. Only while the run runs. */
+  /**
+   * The user's note to every live agent or one (see RunContext.addNote); returns its id. Only while the run runs;
+   * once the agents are done it is recorded as undelivered (`note_undelivered`), so the user can carry it into a
+   * follow-up run.
+   */
   note(text: string, options: { agentId?: string; changesTask?: boolean } = {}): string {
     if (!this.started || this.ctx.ended || this.ctx.stopCause) throw new Error('the run is not running');
-    if (this.finishing) throw new Error('the agents are done: the final answer is being written');
     const trimmed = text.trim();
     if (!trimmed) throw new Error('the note is empty');
-    return this.ctx.addNote(trimmed, options);
+    return this.ctx.addNote(trimmed, this.finishing ? { ...options, undeliverable: 'final_answer' } : options);
   }
 
   /** Stops one agent; the run goes on with the others. Before `run()`, the agent is stopped as the run starts. */
@@ -81,6 +87,7 @@ export class Orchestrator {
       for (const agent of this.cancelAtStart) this.cancelAgent(agent.spec.id);
       const reason = await this.coordinate();
       this.finishing = true;
+      ctx.reportUndelivered(reason);
       await ctx.settleChecks();
       return await finish(ctx, reason);
     } finally {
@@ -111,6 +118,8 @@ export class Orchestrator {
     if (!ctx.options.orchestrator.earlyDecision || running.length === 0 || ctx.decided) return;
     if (!running.every((a) => ctx.capReached(a))) return;
     const live = ctx.live();
+    // A note still on its way is awaited: the votes it may change are cast after it.
+    if (live.some((a) => a.notes.pending.length > 0)) return;
     const counts = new Map<string, number>();
     for (const a of live) if (a.vote && ctx.hasCurrentVote(a)) counts.set(a.vote.targetId, (counts.get(a.vote.targetId) ?? 0) + 1);
     if (![...counts.values()].some((n) => n * 2 > live.length)) return;

@@ -235,6 +235,7 @@ export const COORDINATION_RESULTS = {
   voteRecorded: (note?: string) => (note ? `Your vote was recorded. ${note}` : 'Your vote was recorded.'),
   voteOvertaken: 'Your vote was not counted: new answers arrived while you were deciding. They are shown below.',
   voteBeforeNote: 'Your vote was not counted: the user sent a note that changes the task while you were deciding; you will be asked again with it.',
+  voteBeforeAnyNote: 'Your vote was not counted: the user sent a note while you were deciding; you will be asked again with it.',
   unknownTool: (name: string, available: string) => `Unknown tool '${name}'. Available tools: ${available}.`,
   notRunBesideUnknownTool: 'Not executed: this response also called an unknown tool.',
   otherToolsFirst: (coordination: string) => `Not executed: call other tools first, then end your turn with one call of ${coordination} on its own.`,

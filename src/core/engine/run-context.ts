@@ -8,7 +8,7 @@ import { Board } from './board';
 import { Conversation } from './conversation-state';
 import { SharedPrefixGate } from './prefix-gate';
 import { BudgetGuard } from './budget';
-import type { FailureCause, RunEvent, RunEventBody, VoteRecord } from './events';
+import type { EndReason, FailureCause, NoteUndeliveredReason, RunEvent, RunEventBody, VoteRecord } from './events';
 import type { EngineAgent, RunOptions } from './ports';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 
@@ -192,26 +192,43 @@ export class RunContext {
   }
 
   /**
-   * The user's note, for every live agent or one: queued for each at its next boundary. A note that changes the
-   * task makes every current vote stale, so those agents are asked again (with the note).
+   * The user's note, for every live agent or one: queued for each at its next boundary. A vote counts only when cast
+   * after seeing every note to its agent, so an addressed agent holding a vote is asked again (it gets the note at
+   * its new turn, once); a note that changes the task makes every current vote stale. `undeliverable`: the agents
+   * are done (the final answer is being written), so the note is recorded as reaching no one.
    */
-  addNote(text: string, options: { agentId?: string; changesTask?: boolean } = {}): string {
+  addNote(text: string, options: { agentId?: string; changesTask?: boolean; undeliverable?: NoteUndeliveredReason } = {}): string {
     const to = options.agentId ? this.live().filter((a) => a.spec.id === options.agentId) : this.live();
     if (to.length === 0) throw new Error(options.agentId ? `no live agent '${options.agentId}'` : 'no live agent to write to');
     const id = `note${++this.noteCount}`;
-    const changesTask = Boolean(options.changesTask);
-    if (changesTask) this.notesChangingTask.add(id);
+    const changesTask = Boolean(options.changesTask) && !options.undeliverable;
     this.emit({ type: 'note_added', noteId: id, text, agentIds: to.map((a) => a.spec.id), changesTask });
-    for (const a of to) a.notes.pending.push({ id, text });
-    if (changesTask) {
-      for (const a of this.live()) {
-        if (!a.vote) continue;
-        this.emit({ type: 'vote_invalidated', voterId: a.spec.id, targetLabel: a.vote.targetLabel, reason: "the user's note changed the task" });
-        a.vote = null;
-      }
-      this.wakeCoordinator();
+    if (options.undeliverable) {
+      this.emit({ type: 'note_undelivered', noteId: id, agentIds: to.map((a) => a.spec.id), reason: options.undeliverable });
+      return id;
     }
+    if (changesTask) this.notesChangingTask.add(id);
+    for (const a of to) a.notes.pending.push({ id, text });
+    for (const a of changesTask ? this.live() : to) {
+      if (!a.vote) continue;
+      const reason = changesTask ? "the user's note changed the task" : "the user's note came after this vote: asked again with it";
+      this.emit({ type: 'vote_invalidated', voterId: a.spec.id, targetLabel: a.vote.targetLabel, reason });
+      a.vote = null;
+    }
+    this.wakeCoordinator();
     return id;
+  }
+
+  /**
+   * The notes still waiting for an agent when the agents are done reach it no more: each says so once, naming the
+   * agents it missed and why (`reason`, the run's end, or `agent_failed` when all of those failed).
+   */
+  reportUndelivered(reason: EndReason): void {
+    const missed = new Map<string, AgentRuntime[]>();
+    for (const a of this.agents) for (const n of a.notes.pending) missed.set(n.id, [...(missed.get(n.id) ?? []), a]);
+    for (const [noteId, agents] of missed) {
+      this.emit({ type: 'note_undelivered', noteId, agentIds: agents.map((a) => a.spec.id), reason: agents.every((a) => a.failed) ? 'agent_failed' : reason });
+    }
   }
 
   stop(cause: StopCause): void {

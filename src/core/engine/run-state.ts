@@ -5,7 +5,7 @@ import type { Usage } from '../providers/types';
 import type { Budget, FinalAnswerMode } from '../config/types';
 import { assertNever } from '../util/errors';
 import { COORDINATION_TOOLS } from './tool-names';
-import type { AgentInfo, AnswerChange, CheckResult, EndReason, EventOf, FailureCause, RunEvent, VoteRecord, WinnerVerification, WorkspaceInfo } from './events';
+import type { AgentInfo, AnswerChange, CheckResult, EndReason, EventOf, FailureCause, NoteUndeliveredReason, RunEvent, VoteRecord, WinnerVerification, WorkspaceInfo } from './events';
 
 export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
 export type RunPhase = 'idle' | 'coordinating' | 'presenting' | 'done';
@@ -50,6 +50,8 @@ export interface NoteState {
   changesTask: boolean;
   t: number;
   deliveredTo: string[];
+  /** It can reach these agents no more, and why (see the `note_undelivered` event). */
+  undelivered?: { agentIds: string[]; reason: NoteUndeliveredReason };
 }
 
 /** The checks of one answer version: those still running are the `names` without a result. */
@@ -341,6 +343,11 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       if (note && !note.deliveredTo.includes(event.agentId)) note.deliveredTo.push(event.agentId);
       break;
     }
+    case 'note_undelivered': {
+      const note = state.notes.find((n) => n.id === event.noteId);
+      if (note) note.undelivered = { agentIds: event.agentIds, reason: event.reason };
+      break;
+    }
     case 'agent_updated':
     case 'tool_call':
     case 'correction':
@@ -359,4 +366,26 @@ export function reduceEvents(events: Iterable<RunEvent>): RunState {
 /** Votes that count right now, as the engine counts them. */
 export function currentVotes(state: RunState): VoteRecord[] {
   return state.agents.flatMap((a) => (a.currentVote && a.status !== 'failed' ? [a.currentVote] : []));
+}
+
+/** Why a note reached some of its agents no more, in words (the log, the viewer). */
+export function noteMissedWhy(reason: NoteUndeliveredReason): string {
+  switch (reason) {
+    case 'final_answer':
+      return 'it came after the agents were done, while the final answer was written';
+    case 'agent_failed':
+      return 'its agents had stopped';
+    case 'cancelled':
+      return 'the run was cancelled first';
+    case 'user_stop':
+      return 'you asked for the answer now first';
+    case 'timeout':
+      return 'the run timed out first';
+    case 'budget':
+      return 'the budget ran out first';
+    case 'max_rounds':
+      return 'the run reached its round limit first';
+    default:
+      return `the run ended first (${reason})`;
+  }
 }

@@ -374,11 +374,13 @@ function acceptVote(ctx: RunContext, agent: AgentRuntime, call: ToolCall, target
   agent.lastVote = vote;
   ctx.emit({ type: 'vote_cast', vote });
   const missed = ctx.board.since(agent.conversation.seenRevision);
-  // A note that changes the task, sent while the agent decided: the vote judged the old task.
-  if (agent.notes.pending.some((n) => ctx.notesChangingTask.has(n.id))) {
+  // A note sent while the agent decided: the vote did not see it, so it is asked again with the note.
+  if (agent.notes.pending.length > 0) {
+    const changesTask = agent.notes.pending.some((n) => ctx.notesChangingTask.has(n.id));
     agent.vote = null;
-    ctx.emit({ type: 'vote_invalidated', voterId: agent.spec.id, targetLabel: vote.targetLabel, reason: "the user's note changed the task before the vote" });
-    toolResult(ctx, agent, call, false, COORDINATION_RESULTS.voteBeforeNote, textual);
+    const reason = changesTask ? "the user's note changed the task before the vote" : "the user's note came before the vote: asked again with it";
+    ctx.emit({ type: 'vote_invalidated', voterId: agent.spec.id, targetLabel: vote.targetLabel, reason });
+    toolResult(ctx, agent, call, false, changesTask ? COORDINATION_RESULTS.voteBeforeNote : COORDINATION_RESULTS.voteBeforeAnyNote, textual);
     return;
   }
   if (missed.length === 0) {

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatPreviousRun } from '../engine/prompts';
+import { formatNotes, formatPreviousRun } from '../engine/prompts';
 import { safeName } from '../status/run-log';
 import { errorMessage } from '../util/errors';
 import { SessionSetupError } from './errors';
@@ -49,4 +49,14 @@ export function readPreviousRun(logDir: string): PreviousRun {
 
 export function continuationTask(previous: PreviousRun, followUp: string): string {
   return formatPreviousRun(previous, followUp);
+}
+
+/**
+ * A follow-up run carrying a note that reached no agent ("Continue with this note"): after a run with a final
+ * answer, the note is the follow-up to it (its change included); after one without (a cancel, no answer), the
+ * question is asked again with the note.
+ */
+export function noteFollowUp(run: { question: string; answer: string | null; patch?: string }, note: string): { task: string; continues?: PreviousRun } {
+  if (run.answer === null) return { task: `${run.question}\n\n${formatNotes([{ text: note }], false)}` };
+  return { task: note, continues: { question: run.question, answer: run.answer, ...(run.patch ? { patch: run.patch } : {}) } };
 }

@@ -181,7 +181,10 @@ export class RunSession {
     return !this.finished;
   }
 
-  /** Stops the run: requests in flight are aborted; it ends with reason `cancelled` and the best answer so far. */
+  /**
+   * Stops the run: requests in flight are aborted; it ends with reason `cancelled` and proposes nothing (no winner,
+   * no final answer, no change; the answers stay in the state and the log). `answerNow` takes the best answer.
+   */
   cancel(): void {
     this.abort.abort();
   }

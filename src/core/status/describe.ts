@@ -3,7 +3,7 @@
 // extension's log channel.
 
 import type { CheckResult, RunEvent, WinnerVerification } from '../engine/events';
-import type { RunState, UsageTotals } from '../engine/run-state';
+import { noteMissedWhy, type RunState, type UsageTotals } from '../engine/run-state';
 import { assertNever } from '../util/errors';
 import { EXECUTE_COMMAND } from '../sandbox/command-specs';
 import { oneLine } from '../util/text';
@@ -98,6 +98,8 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
       return `${at} note${event.agentIds.length === 1 ? ` to ${who(state, event.agentIds[0])}` : ''}${event.changesTask ? ' (changes the task: votes asked again)' : ''}: ${oneLine(event.text, 160)}`;
     case 'note_delivered':
       return `${at} ${who(state, event.agentId)} got the note`;
+    case 'note_undelivered':
+      return `${at} the note did not reach ${event.agentIds.map((id) => who(state, id)).join(', ')}: ${noteMissedWhy(event.reason)}`;
     case 'turn_started':
     case 'agent_updated':
     case 'text_delta':

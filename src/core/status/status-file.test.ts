@@ -45,7 +45,9 @@ describe('status-file: notes', () => {
   it('lists each note, whom it is for and whom it has reached', () => {
     const added: RunEventBody = { type: 'note_added', noteId: 'n1', text: 'Use metric units.', agentIds: ['a', 'b'], changesTask: true };
     const s = status(events(started, added, { type: 'note_delivered', noteId: 'n1', agentId: 'b', via: 'tool_result' }));
-    assert.deepEqual(s.notes, [{ text: 'Use metric units.', to: ['a', 'b'], changes_task: true, at_seconds: 2, delivered_to: ['b'] }]);
+    assert.deepEqual(s.notes, [{ text: 'Use metric units.', to: ['a', 'b'], changes_task: true, at_seconds: 2, delivered_to: ['b'], undelivered: null }]);
+    const missed = status(events(started, added, { type: 'note_undelivered', noteId: 'n1', agentIds: ['a', 'b'], reason: 'timeout' }));
+    assert.deepEqual(missed.notes[0].undelivered, { to: ['a', 'b'], reason: 'timeout' });
     assert.deepEqual(status(events(started)).notes, []);
   });
 });

@@ -107,6 +107,8 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
       changes_task: n.changesTask,
       at_seconds: seconds(n.t),
       delivered_to: n.deliveredTo,
+      // Whom it can reach no more, and why (the run ended first): null while it may still.
+      undelivered: n.undelivered ? { to: n.undelivered.agentIds, reason: n.undelivered.reason } : null,
     })),
     // Ours: the project's checks per answer version; `running` lists those not finished yet.
     checks: Object.fromEntries(

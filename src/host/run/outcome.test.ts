@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { endingNote, noAnswer } from './outcome';
 
 describe('outcome wording (notifications and chat)', () => {
-  it('a cancel reads as the user\'s own choice, with or without an answer', () => {
+  it('a cancel reads as the user\'s own choice and proposes no answer', () => {
     assert.equal(endingNote('cancelled'), 'you cancelled, so the best answer so far won');
-    assert.deepEqual(noAnswer('cancelled', 'Cancelled before any agent answered.'), { text: 'You cancelled the run before any agent answered.', isError: false });
+    assert.deepEqual(noAnswer('cancelled', 'Cancelled before any agent answered.'), { text: 'You cancelled the run, so no answer was chosen.', isError: false });
+    assert.deepEqual(noAnswer('cancelled', 'Cancelled: no answer was chosen (the answers so far are kept).'), { text: 'You cancelled the run, so no answer was chosen.', isError: false });
   });
 
   it('consensus needs no note; a failure is an error in its own words', () => {

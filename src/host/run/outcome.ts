@@ -23,6 +23,7 @@ export function endingNote(reason: EndReason, { tieBreak = false, failed = 0, ag
     case 'consensus':
       return undefined;
     case 'cancelled':
+      // Not reached since cancel proposes nothing; kept for older recorded runs.
       return 'you cancelled, so the best answer so far won';
     case 'user_stop':
       return 'you asked for the answer now, so the best answer so far won';
@@ -48,6 +49,7 @@ export function consensusOf(state: Pick<RunState, 'winner' | 'agents'>): Consens
 
 /** A run without an answer: what to say, and whether it is an error (a cancel is not). */
 export function noAnswer(reason: EndReason, error: string | undefined): { text: string; isError: boolean } {
-  if (reason === 'cancelled') return { text: 'You cancelled the run before any agent answered.', isError: false };
+  // A cancel proposes nothing, with or without answers so far (Answer now takes the best one).
+  if (reason === 'cancelled') return { text: 'You cancelled the run, so no answer was chosen.', isError: false };
   return { text: `No answer: ${error ? runErrorInWords(error) : reason.replace(/_/g, ' ')}`, isError: true };
 }

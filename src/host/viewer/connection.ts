@@ -4,6 +4,7 @@
 // answer version of a workspace run (capped, deduplicated and rate-limited per webview).
 
 import type { RunEvent } from '../../core/engine/events';
+import { errorMessage } from '../../core/util/errors';
 import { safeExternalLink } from '../../protocol/links';
 import { hostMessage, MAX_PATCH_CHARS, parseWebviewMessage, type HostMessage, type HostMessageOf, type RunAction, type ShownRun, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
 import type { CommandId } from '../ids';
@@ -241,6 +242,14 @@ export class ViewerConnection implements Disposable {
       }
       case 'approve':
         this.hub.answerApproval(m.requestId, m.choice);
+        return;
+      case 'continueWithNote':
+        try {
+          const runId = await services.continueWithNote(m.runId, m.noteId);
+          this.show(runId);
+        } catch (err) {
+          this.send(hostMessage({ type: 'notice', level: 'warning', text: `The follow-up did not start: ${errorMessage(err)}` }));
+        }
         return;
     }
   }

@@ -332,6 +332,22 @@ describe('vote viewer: host hub', () => {
     hub.dispose();
   });
 
+  it('"Continue with this note" asks the host for the follow-up run; one that cannot start comes back as a notice', async () => {
+    const { source, hub, services } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    source.start('run-1', 'Refactor', events);
+    await tick();
+    page.send({ type: 'continueWithNote', runId: 'run-1', noteId: 'note1' });
+    await tick(5);
+    assert.deepEqual(services.continued, [['run-1', 'note1']]);
+    services.continueResult = () => Promise.reject(new Error('no agents are configured'));
+    page.send({ type: 'continueWithNote', runId: 'run-1', noteId: 'note1' });
+    await tick(5);
+    assert.deepEqual(page.of('notice').pop(), { v: 1, type: 'notice', level: 'warning', text: 'The follow-up did not start: no agents are configured' });
+    hub.dispose();
+  });
+
   it('shows the user\'s words as the task, in the snapshot, the runs list and the stored run', async () => {
     const { source, hub, history } = await setup();
     const page = new NodePage(hub);

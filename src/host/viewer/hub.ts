@@ -72,6 +72,8 @@ export interface ViewerServices {
   setup(): Setup | PromiseLike<Setup>;
   /** What can be done with a live run's winner in the editor (preview, apply, undo). */
   applyState(runId: string): ApplyState;
+  /** "Continue with this note": starts the follow-up of a run with a note that reached no agent; the new run's id. */
+  continueWithNote(runId: string, noteId: string): PromiseLike<string>;
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
   now?(): number;
 }

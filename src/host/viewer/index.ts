@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { PANEL_VIEW_TYPE, VIEW_ID, type ShowVoteViewerArgs } from '../ids';
 import type { KeyStore } from '../keys';
 import type { RunManager } from '../run/manager';
+import { continueWithNote } from '../run/continue-note';
 import type { RunPreviews } from '../run/previews';
 import { RunHistory, type HistoryFs } from './history';
 import { makeNonce, viewerHtml } from './html';
@@ -66,11 +67,13 @@ export interface VoteViewerDeps {
   runs: RunManager;
   previews: RunPreviews;
   keys: KeyStore;
+  /** Where workspace runs make their copies (a follow-up of one makes its own). */
+  copiesDir: string;
 }
 
 /** The vote viewer: the webview view, the editor panel and its serializer, the two commands' bodies. `log`: the
  * extension's log channel. */
-export function createVoteViewer(context: vscode.ExtensionContext, { runs, previews, keys }: VoteViewerDeps, log: Log): VoteViewer {
+export function createVoteViewer(context: vscode.ExtensionContext, { runs, previews, keys, copiesDir }: VoteViewerDeps, log: Log): VoteViewer {
   const bundleRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
   const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
   const storage = vscode.Uri.joinPath(context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-workspace'), 'vote-viewer');
@@ -91,6 +94,7 @@ export function createVoteViewer(context: vscode.ExtensionContext, { runs, previ
     openPanel: (runId) => openPanel({ runId: runId ?? undefined }),
     setup: () => team.get(),
     applyState: (runId) => previews.state(runId),
+    continueWithNote: (runId, noteId) => continueWithNote({ runs, previews, copiesDir }, runId, noteId),
     log,
   });
   const applyListener = previews.onDidChange((runId) => hub.applyChanged(runId));

@@ -1,10 +1,11 @@
-// Cancel is the user's own choice, so it must read as one, everywhere: no error notification, no "best answer so far"
-// when there is none, agents shown as cancelled (not "done"), and "you cancelled" rather than "ended by cancelled".
+// Cancel is the user's own choice, so it must read as one, everywhere: no error notification, no "best answer so far",
+// agents shown as cancelled (not "done"), and "you cancelled" rather than "ended by cancelled". A cancel proposes
+// nothing: no winner, no diff, nothing to apply (Answer now is how to take the best answer so far).
 'use strict';
 const vscode = require('vscode');
 const { assert, until, screenshot, webview, playwright, notificationTexts } = require('./helpers');
 const fakes = require('../out/fakes.js');
-const { WINNER, setAgents, team, openSample, selectionRunHooks } = require('./selection-run');
+const { WINNER, setAgents, team, openSample, previewTab, selectionRunHooks } = require('./selection-run');
 
 /** The notifications in the center with their severity (the icon VS Code shows: error, warning or info). */
 function notifications() {
@@ -55,7 +56,7 @@ describe('Cancelling a run', function () {
     assert.ok(!/Done/.test(view.phase), `the phase reads as cancelled: ${view.phase}`);
   });
 
-  it('after the first answer: the best answer so far wins, and every message says you cancelled', async () => {
+  it('after the first answer: nothing is proposed (no winner, no diff, nothing to apply), the answers stay visible', async () => {
     rig.server = await fakes.startFakeOpenAI(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { reply: { ttftMs: 30000 } } }));
     await setAgents(team(rig.server.baseUrl));
     await openSample();
@@ -64,15 +65,25 @@ describe('Cancelling a run', function () {
     await vscode.commands.executeCommand('massgen.cancelRun');
     await running;
     assert.strictEqual(run.state.endReason, 'cancelled');
-    assert.strictEqual(run.state.winner.label, 'agent1.1');
+    assert.strictEqual(run.state.winner, null, 'a cancel chooses no winner');
+    assert.strictEqual(run.state.finalAnswer, null, 'and writes no final answer');
+    assert.strictEqual((await run.result).change, undefined, 'and proposes no change');
+    assert.strictEqual(run.state.answers[0].content, WINNER, 'the answer so far is kept');
 
     const told = (await notificationTexts()).join('\n');
-    assert.ok(!/ended by cancel/.test(told), told);
-    assert.match(told, /you cancelled/i, told);
+    assert.ok(!/ended by cancel|best answer so far/i.test(told), told);
+    assert.match(told, /you cancelled the run, so no answer was chosen/i, told);
+    assert.strictEqual(previewTab(), undefined, 'no diff opens');
     const view = await viewerAfter(run.id, /Cancelled/);
     await screenshot('cancel-after-first-answer');
-    assert.match(view.result, /agent1\.1/);
-    assert.match(view.result, /You cancelled/);
+    assert.match(view.result, /no answer was chosen/);
+    assert.ok(!/best answer so far|wins|won/.test(view.result), `no winner is claimed: ${view.result}`);
+    const offered = await webview('.apply-actions:not([hidden]) vscode-button', { property: 'innerText', timeoutMs: 1000 });
+    assert.deepStrictEqual(offered.values, [], 'no Review diff / Apply is offered');
+    const answers = await webview('article.agent .answer-label', { property: 'innerText', timeoutMs: 5000 });
+    assert.ok(answers.values.includes('agent1.1'), `the answer stays in alpha's column: ${JSON.stringify(answers.values)}`);
+    const body = (await webview('article.agent .answer-body', { property: 'innerText', timeoutMs: 5000 })).values.join('\n');
+    assert.match(body, /Return the sum of a and b/, 'its text is there to read and copy');
     assert.ok(['answered', 'voted'].includes(view.statuses[0]), `alpha keeps what it did: ${view.statuses[0]}`);
     assert.strictEqual(view.statuses[1], 'cancelled', 'beta, stopped before it answered, reads cancelled');
   });

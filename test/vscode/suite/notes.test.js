@@ -1,7 +1,8 @@
 // The human in the loop in real VS Code, on Run on Selection against the fake OpenAI-compatible server: a note typed in
 // the vote viewer, and an @massgen chat message sent while the run is going, reach a later request of each agent's
-// model; Answer now (the viewer's button, and the command palette's MassGen: Answer Now) ends the run at once with
-// the best current answer, and the winner's diff opens.
+// model; a note sent during the final vote turns still reaches both (they vote again having seen it); Answer now (the
+// viewer's button, and the command palette's MassGen: Answer Now) ends the run at once with the best current answer,
+// and the winner's diff opens.
 'use strict';
 const vscode = require('vscode');
 const { assert, EXTENSION_ID, log, until, screenshot, webview, playwright, clickInViewer, clearNotifications, notificationTexts, waitForFakeModel } = require('./helpers');
@@ -17,6 +18,17 @@ function slowFirst(base, firstMs) {
     if (seen.has(model) || !firstMs[model] || 'error' in reply) return reply;
     seen.add(model);
     return { ...reply, ttftMs: firstMs[model] };
+  };
+}
+
+/** Each model's `nth` request (1-based) waits `ms` before its first chunk: a note can arrive while it is decided. */
+function slowNth(base, nth, ms) {
+  const count = new Map();
+  return async (request) => {
+    const reply = await base(request);
+    const model = request.body.model;
+    count.set(model, (count.get(model) || 0) + 1);
+    return count.get(model) === nth && !('error' in reply) ? { ...reply, ttftMs: ms } : reply;
   };
 }
 
@@ -71,7 +83,8 @@ describe('Notes and Answer now (Run on Selection)', function () {
   });
 
   it('a note typed in the viewer and an @massgen message sent while the run goes reach a later request of each agent', async () => {
-    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m1: 12000, m2: 12000 }));
+    // The first replies take 25 s: on a loaded machine the chat may take several seconds to hand @massgen the message.
+    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m1: 25000, m2: 25000 }));
     await setAgents(team(server.baseUrl));
     await openSample();
     const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
@@ -122,6 +135,84 @@ describe('Notes and Answer now (Run on Selection)', function () {
     }, 10000, 'each column to list both notes');
     assert.ok(listed.includes(fromViewer) && listed.includes(fromChat), JSON.stringify(listed));
     await screenshot('notes-columns-after-run');
+  });
+
+  it('a note sent while every agent casts its final vote reaches them: they vote again having seen it, and after Done no note reads "not yet delivered"', async () => {
+    // Each model's second request is its vote: it takes 8 s, so the note goes out while both votes are being decided.
+    server = await fakes.startFakeOpenAI(slowNth(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), 2, 8000));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const before = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    const voting = (model) => server.chatRequests().filter((q) => q.body.model === model).length >= 2;
+    await until(() => voting('m1') && voting('m2'), 30000, 'both agents deciding their votes');
+    const run = api.runs.latest;
+    assert.notStrictEqual(run, before);
+    const late = 'Do not change the function body at all.';
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id, preserveFocus: true });
+    await typeNoteInViewer(late);
+    await until(() => run.state.notes.length === 1, 10000, 'the note to reach the run');
+    const sentAt = run.state.notes[0].t;
+    await running;
+
+    assert.strictEqual(run.state.endReason, 'consensus');
+    const note = run.state.notes[0];
+    assert.deepStrictEqual([...note.deliveredTo].sort(), ['alpha', 'beta'], 'delivered to both agents');
+    assert.strictEqual(note.undelivered, undefined);
+    const counted = run.state.votes.filter((v) => !v.stale);
+    assert.strictEqual(counted.length, 2);
+    assert.ok(counted.every((v) => v.t > sentAt), 'the votes that decided were cast after the note');
+    assert.ok(run.state.votes.some((v) => v.stale && /note/.test(v.staleReason || '')), 'the votes cast before seeing it were set aside');
+    for (const model of ['m1', 'm2']) {
+      const own = server.chatRequests().filter((q) => q.body.model === model);
+      assert.ok(!text(own[1].body.messages).includes(late), `${model}'s vote request went out before the note`);
+      assert.ok(own.slice(2).some((q) => text(q.body.messages).includes(`NOTE FROM THE USER (take it into account from now on):\n- ${late}`)), `${model}'s model saw the note`);
+    }
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
+    const metas = await until(async () => {
+      const phase = (await webview('.phase', { property: 'innerText', timeoutMs: 3000 })).values.join('');
+      const r = await webview('.notes-list .note-meta', { property: 'innerText', timeoutMs: 3000 });
+      return /Done/.test(phase) && r.values.length >= 2 && r.values;
+    }, 15000, 'both columns to list the note after Done');
+    await screenshot('notes-late-note-delivered');
+    assert.ok(metas.every((m) => /^delivered/.test(m) && !/not yet delivered/.test(m)), JSON.stringify(metas));
+  });
+
+  it('a note the run ends before (Answer now) says it was not delivered, and "Continue with this note" starts a follow-up with it', async () => {
+    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m2: 60000 }));
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const before = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    const run = await firstAnswerOfNewRun(before);
+    // alpha waits for beta's slow turn and beta is mid-request: neither reaches a boundary before Answer now.
+    const late = 'Mention the parameter types too.';
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id, preserveFocus: true });
+    await typeNoteInViewer(late);
+    await until(() => run.state.notes.length === 1, 10000, 'the note to reach the run');
+    assert.strictEqual(await clickInViewer('Answer now', 15000), true);
+    await running;
+    const note = run.state.notes[0];
+    assert.deepStrictEqual(note.deliveredTo, []);
+    assert.deepStrictEqual(note.undelivered && [[...note.undelivered.agentIds].sort(), note.undelivered.reason], [['alpha', 'beta'], 'user_stop']);
+    await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id });
+    const metas = await until(async () => {
+      const r = await webview('.notes-list .note-meta', { property: 'innerText', timeoutMs: 3000 });
+      return r.values.length >= 2 && r.values;
+    }, 15000, 'both columns to list the note');
+    await screenshot('notes-undelivered-continue');
+    assert.ok(metas.every((m) => /not delivered: you asked for the answer now first/.test(m)), JSON.stringify(metas));
+
+    const requestsBefore = server.chatRequests().length;
+    assert.strictEqual(await clickInViewer('Continue with this note: a follow-up run with it', 15000), true);
+    const next = await until(() => api.runs.latest !== run && api.runs.latest, 20000, 'the follow-up run to start');
+    assert.strictEqual(api.runs.promptOf(next.id), late);
+    const first = await until(() => server.chatRequests().slice(requestsBefore)[0], 20000, 'the follow-up\u2019s first request');
+    const sent = text(first.body.messages);
+    assert.match(sent, /<PREVIOUS RUN>/, 'it follows up on the run it came from');
+    assert.ok(sent.includes(`Follow-up: ${late}`), sent.slice(0, 400));
+    await vscode.commands.executeCommand('massgen.cancelRun');
+    await next.result.catch(() => undefined);
   });
 
   it('Answer now in the viewer ends the run at once with the best current answer, and the diff opens', async () => {
