@@ -83,6 +83,8 @@ export const SetupSchema = z.object({
   agents: z.array(z.object({ id: str, provider: str, model: str })),
   /** What stops a run from starting, in words, and the action that fixes it; null when a run can start. */
   problem: z.nullable(z.object({ text: str, fix: z.enum(['setApiKey', 'settings', 'openConfig']), envVar: z.optional(envVar) })),
+  /** Whether a VS Code chat model is available: the @massgen chat participant needs one (unset: not known). */
+  chatModel: z.optional(bool),
 });
 export type Setup = z.infer<typeof SetupSchema>;
 

@@ -96,10 +96,11 @@ export class HeaderView {
 
   update(shown: Omit<ShownRun, 'view'>, state: RunState, clockMs: number, history: HistoryEntry[], follow: boolean): void {
     const running = state.phase !== 'done';
-    const cancelled = state.endReason === 'cancelled';
-    setIcon(this.phaseIcon, running ? 'loading~spin' : cancelled ? 'circle-slash' : state.error && !state.finalAnswer ? 'error' : 'pass');
-    setText(this.phaseText, running ? fmt.phase(state.phase, state.round) : cancelled ? 'Cancelled' : `Done · ${fmt.endLabel(state)}`);
+    const outcome = running ? 'running' : fmt.outcomeOf({ running, endReason: state.endReason, hasWinner: state.finalAnswer !== null || state.winner !== null });
+    setIcon(this.phaseIcon, outcome === 'running' ? 'loading~spin' : fmt.OUTCOME_ICON[outcome]);
+    setText(this.phaseText, outcome === 'running' ? fmt.phase(state.phase, state.round) : fmt.outcomeText(outcome, fmt.endLabel(state)));
     this.phaseChip.dataset.phase = state.phase;
+    this.phaseChip.dataset.outcome = outcome;
     this.updateClock(state, clockMs);
     const u = state.usage;
     const usageKey = `${u.calls}:${u.inputTokens}:${u.outputTokens}:${u.costUsd}:${u.unpricedCalls}`;
@@ -180,7 +181,7 @@ export class HeaderView {
     set('max_calls', 'Calls', u.calls, b.maxCalls, (x, m) => `${x} / ${m}`);
     const notes: string[] = [];
     if (reached) notes.push(`Budget reached (${reached.limit.replace(/_/g, ' ')}): no new model calls were started.`);
-    if (b.maxCostUsd !== undefined && u.unpricedCalls) notes.push(`${u.unpricedCalls} call(s) have no known price and are not in the cost.`);
+    if (b.maxCostUsd !== undefined && u.unpricedCalls) notes.push(`${fmt.count(u.unpricedCalls, 'call has', 'calls have')} no known price and ${u.unpricedCalls === 1 ? 'is' : 'are'} not in the cost.`);
     setText(this.budgetNote, notes.join(' '));
     setHidden(this.budgetNote, notes.length === 0);
     if (!this.budgetNote.parentElement) this.budget.append(this.budgetNote);
