@@ -13,6 +13,7 @@
 //             delta of a burst (nothing follows it to reveal the gap) notices it here and asks for a snapshot.
 //   history   the runs list changed (a run started or ended).
 //   setup     the team the next run would use changed (settings, the config file, chat models, keys).
+//   pending   the run about to start that waits for the user's answer about checks (null: none; snapshots carry it).
 //   apply     what can be done with the shown run's winner changed (it was previewed, applied, undone).
 //   notice    a short message to show (e.g. "Copied").
 //   diff      the reply to `requestDiff`: the unified patch of one answer version of a workspace run, at most
@@ -33,6 +34,7 @@
 //             explicit choice) makes the current votes stale. It shows up as a `note_added` event; a note that cannot
 //             be sent (the run ended, the agent failed) comes back as `noteRefused`.
 //   answerNow end a running run now with the best current answer (end reason user_stop).
+//   checksAnswer  the answer to a pending run's question: use its test command as a check (saved for every run) or not.
 
 // `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
 // path and not on the other, and crashed at load (test/integration/bundles.test.ts).
@@ -117,9 +119,18 @@ export const ShownRunSchema = z.object({
 });
 export type ShownRun = z.infer<typeof ShownRunSchema>;
 
+/**
+ * A run about to start that waits for the user's answer (whether to use the project's test command as a check): the
+ * viewer shows it at once, with the question, until the run has started. `answered`: the question is settled (by the
+ * viewer, the notification or the wait running out) and the run is starting.
+ */
+export const PendingRunSchema = z.object({ id, title: str, command: str, why: str, answered: bool });
+export type PendingRun = z.infer<typeof PendingRunSchema>;
+
 export const HostMessageSchema = z.discriminatedUnion('type', [
   // `setup` is null until the host has worked it out; a `setup` message follows.
-  z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: z.nullable(SetupSchema) }),
+  z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: z.nullable(SetupSchema), pending: z.nullable(PendingRunSchema) }),
+  z.object({ v, type: z.literal('pending'), pending: z.nullable(PendingRunSchema) }),
   z.object({ v, type: z.literal('delta'), runId: str, from: num, to: num, clock: num, events: z.array(RunEventSchema) }),
   z.object({ v, type: z.literal('head'), runId: str, seq: num }),
   z.object({ v, type: z.literal('history'), runs: z.array(HistoryEntrySchema) }),
@@ -150,6 +161,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('requestDiff'), runId: id, version: id }),
   z.object({ v, type: z.literal('note'), runId: id, text: z.string().check(z.minLength(1), z.maxLength(MAX_NOTE_CHARS)), agentId: z.optional(id), changesTask: bool }),
   z.object({ v, type: z.literal('answerNow'), runId: id }),
+  z.object({ v, type: z.literal('checksAnswer'), id, use: bool }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;

@@ -16,7 +16,8 @@ describe('vote viewer protocol: messages', () => {
       run: { id: 'r1', title: 'T', task: 'Refactor it', readOnly: false, running: false, clock: 1, view, apply: { kind: 'selection', status: 'ready', target: 'src/config.ts' } },
       follow: true,
       history: [],
-      setup: { source: 'settings', from: 'massgen.agents in your User settings', agents: [{ id: 'gpt', provider: 'openai', model: 'gpt-4.1-mini' }], problem: { text: 'Agent gpt needs OPENAI_API_KEY.', fix: 'setApiKey', envVar: 'OPENAI_API_KEY' } },
+      setup: { source: 'settings', from: 'massgen.agents in your User settings', agents: [{ id: 'gpt', provider: 'openai', model: 'gpt-4.1-mini' }], problem: { text: 'Agent gpt needs OPENAI_API_KEY.', fix: 'setApiKey', envVar: 'OPENAI_API_KEY' }, chatModel: false },
+      pending: { id: 'pending-1', title: 'Add tests (app)', command: 'npm test', why: 'package.json\'s test script (“jest”)', answered: false },
     });
     const wire = JSON.parse(JSON.stringify(snapshot));
     const parsed = parseHostMessage(wire);

@@ -23,6 +23,7 @@ import { checksApprover } from './checks-approval';
 import { commandApprover } from './command-approval';
 import { commandsForRun } from './commands-policy';
 import { nextTeam } from './next-team';
+import { PendingRuns } from './pending-run';
 import { teamFor } from './team';
 import type { TeamProblem } from './team-problem';
 
@@ -73,6 +74,8 @@ export class RunManager implements vscode.Disposable {
   private readonly dropped = new vscode.EventEmitter<string>();
   /** A run is no longer kept (its id): the oldest finished ones go past KEPT_RUNS; a run going is never dropped. */
   readonly onDidDrop = this.dropped.event;
+  /** The run about to start that waits for the user's answer (the checks question); the vote viewer shows it. */
+  readonly pending = new PendingRuns();
 
   constructor(private readonly keys: KeyStore, private readonly log: vscode.LogOutputChannel) {}
 
