@@ -15,7 +15,7 @@ import { folderFiles, suggestCheck } from './suggest-checks';
 import { consensusOf, endingNote, noAnswer } from './outcome';
 import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
-import type { PendingRuns } from './pending-run';
+import { firstAnswer, type PendingRuns } from './pending-run';
 import type { RunPreviews } from './previews';
 
 /** What the task tells the agents about their copy (the tools' own descriptions say the rest). */
@@ -90,8 +90,6 @@ const SUGGESTION_WAIT_MS = 20_000;
 export interface CheckOffer {
   /** Where the coming run shows at once, waiting for the answer (the vote viewer), and its title there. */
   pending?: { runs: PendingRuns; title: string };
-  /** The run stops waiting for an answer when this resolves (default: SUGGESTION_WAIT_MS); tests settle it. */
-  wait?: Promise<void>;
 }
 
 async function saveCheck(folder: vscode.Uri, command: string): Promise<boolean> {
@@ -146,8 +144,7 @@ export async function offerCheck(folder: vscode.Uri, offer: CheckOffer = {}): Pr
   const card = offer.pending?.runs.ask({ title: offer.pending.title, command: suggestion.command, why: suggestion.why }, (answer) => fromViewer(answer));
   if (card) void vscode.commands.executeCommand('massgen.showVoteViewer', { preserveFocus: true });
   let timer: NodeJS.Timeout | undefined;
-  const waited = offer.wait ?? new Promise<void>((resolve) => (timer = setTimeout(resolve, SUGGESTION_WAIT_MS)));
-  const answer = await Promise.race([toast, viewerAnswer, waited.then(() => undefined)]);
+  const answer = await firstAnswer([toast, viewerAnswer], new Promise<void>((resolve) => (timer = setTimeout(resolve, SUGGESTION_WAIT_MS))));
   clearTimeout(timer);
   card?.settled();
   if (answer) await saveCheck(folder, suggestion.command);

@@ -58,3 +58,12 @@ export class PendingRuns {
     for (const l of [...this.listeners]) l();
   }
 }
+
+/**
+ * The first answer to the question: the notification's or the viewer's (true: use it, false: not now, undefined: the
+ * notification was dismissed), or undefined when `waited` (the run's patience) resolves first. Answers after that
+ * do not change it.
+ */
+export function firstAnswer(answers: Promise<boolean | undefined>[], waited: Promise<void>): Promise<boolean | undefined> {
+  return Promise.race([...answers, waited.then(() => undefined)]);
+}
