@@ -4,7 +4,7 @@
 // structural events: answers, votes, failures, the winner) the critiques, tally, timeline and result. The patches
 // of a workspace run's answer versions come on request (diff-store.ts).
 
-import { parseHostMessage, type HistoryEntry, type HostMessageOf, type PendingApproval, type Setup, type ShownRun } from '../src/protocol/messages';
+import { parseHostMessage, type HistoryEntry, type HostMessageOf, type PendingApproval, type PendingRun, type Setup, type ShownRun } from '../src/protocol/messages';
 import { currentVotes, type RunEvent, type RunView } from '../src/protocol/state';
 import { applyDelta, DeltaCursor } from '../src/protocol/sync';
 import { runClock } from './derive';
@@ -14,6 +14,7 @@ import type { Host } from './bridge';
 import { FrameScheduler, type Frame } from './scheduler';
 import { AgentsView } from './views/agents';
 import { HeaderView } from './views/header';
+import { pendingCard } from './views/pending';
 import { ResultView } from './views/result';
 import { emptyState, runsList } from './views/runs';
 import { TallyView } from './views/tally';
@@ -72,6 +73,8 @@ export class App {
   private clockBase = { clock: 0, receivedAt: 0 };
   private page: Page | null = null;
   private readonly content = h('div', { class: 'content' });
+  /** The run about to start that waits for the user's answer: shown instead of the content until it has started. */
+  private readonly pendingEl = h('div', { class: 'pending' });
   private readonly runsBody = h('div');
   private readonly runsSection: HTMLDetailsElement;
   private readonly runsBadge: HTMLElement;
@@ -88,8 +91,9 @@ export class App {
     const runs = section('runs-section', 'Runs', !host.ui.closed.includes('runs'), (open) => this.sectionToggled('runs', open), this.runsBody);
     this.runsSection = runs.el;
     this.runsBadge = runs.badge;
-    root.replaceChildren(this.content, this.runsSection, this.notice);
+    root.replaceChildren(this.pendingEl, this.content, this.runsSection, this.notice);
     setHidden(this.notice, true);
+    this.showPending(null);
     root.addEventListener('click', (e) => this.onClick(e));
     root.addEventListener('auxclick', (e) => {
       if ((e.target as Element | null)?.closest?.('a')) e.preventDefault();
@@ -122,6 +126,8 @@ export class App {
         if (this.page) this.frames.schedule();
         else this.renderEmpty();
         return;
+      case 'pending':
+        return this.showPending(m.pending);
       case 'setup':
         this.setup = m.setup;
         if (!this.view) this.renderEmpty();
@@ -147,6 +153,12 @@ export class App {
         this.approvals = m.approvals;
         return this.showApprovals();
     }
+  }
+
+  private showPending(pending: PendingRun | null): void {
+    this.pendingEl.replaceChildren(...(pending ? [pendingCard(this.host, pending)] : []));
+    setHidden(this.pendingEl, !pending);
+    setHidden(this.content, Boolean(pending));
   }
 
   private sectionToggled(key: string, open: boolean): void {
@@ -180,6 +192,7 @@ export class App {
     this.setup = m.setup;
     this.follow = m.follow;
     this.host.saveUi({ runId: m.run?.id ?? null, follow: m.follow });
+    this.showPending(m.pending);
     this.disposePage();
     if (m.run) {
       const { view, ...shown } = m.run;

@@ -20,24 +20,32 @@ export function totalTokens(u: UsageTotals): number {
   return u.inputTokens + u.outputTokens;
 }
 
+/** "1 file", "3 files": a count with its noun in the right number. */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** No known price for any of the calls (or none has finished yet): the one wording for it everywhere in the viewer. */
+export const COST_UNKNOWN = 'cost unknown';
+
 /**
  * Cost in one wording everywhere in the viewer: `$0.012`, `≥ $0.012` (some calls have no known price) or
- * `cost unknown` (none has). `calls` null: not known (a stored run's summary), then no priced cost means unknown.
+ * `cost unknown` (none has, or no call has finished yet: a price is known only per finished call, so a run of unpriced
+ * models never shows "$0" first and "cost unknown" later). `calls` null: not known (a stored run's summary), then no
+ * priced cost means unknown.
  */
 export function costOf(costUsd: number, unpricedCalls: number, calls: number | null): string {
-  if (calls === 0) return '$0';
-  if (unpricedCalls > 0 && (calls === null ? costUsd === 0 : unpricedCalls >= calls)) return 'cost unknown';
+  if (calls === 0 || (calls === null ? costUsd === 0 : unpricedCalls >= calls)) return COST_UNKNOWN;
   return unpricedCalls > 0 ? `≥ ${usd(costUsd)}` : usd(costUsd);
 }
 
 /** Cost as far as it is known: exact, a lower bound (some calls unpriced), or unknown. */
 export function cost(u: UsageTotals): { text: string; title: string } {
-  if (u.calls === 0) return { text: costOf(0, 0, 0), title: 'No model calls yet' };
-  if (u.unpricedCalls === u.calls) return { text: costOf(u.costUsd, u.unpricedCalls, u.calls), title: 'No known price for these models (VS Code chat models and self-hosted servers are not billed per token)' };
-  if (u.unpricedCalls > 0) {
-    return { text: costOf(u.costUsd, u.unpricedCalls, u.calls), title: `${usd(u.costUsd)} for priced calls; ${u.unpricedCalls} call(s) have no known price` };
-  }
-  return { text: usd(u.costUsd), title: `${usd(u.costUsd)}${u.estimated ? ' (some token counts estimated)' : ''}` };
+  const text = costOf(u.costUsd, u.unpricedCalls, u.calls);
+  if (u.calls === 0) return { text, title: 'No model call has finished yet: its price is known when it has' };
+  if (u.unpricedCalls === u.calls) return { text, title: 'No known price for these models (VS Code chat models and self-hosted servers are not billed per token)' };
+  if (u.unpricedCalls > 0) return { text, title: `${usd(u.costUsd)} for priced calls; ${count(u.unpricedCalls, 'call has', 'calls have')} no known price` };
+  return { text, title: `${usd(u.costUsd)}${u.estimated ? ' (some token counts estimated)' : ''}` };
 }
 
 export function usageLine(u: UsageTotals): string {
@@ -57,7 +65,7 @@ export function usageTitle(u: UsageTotals): string {
   return [
     inputTokensTitle(u.inputTokens, u.cachedInputTokens),
     `${integer.format(u.outputTokens)} output tokens`,
-    `${u.calls} call(s)`,
+    count(u.calls, 'call'),
     cost(u).title,
     ...(u.estimated ? ['Some token counts are estimates'] : []),
   ].join('\n');
@@ -133,6 +141,47 @@ export function endDetail(state: RunState): string {
     default:
       return END_REASON_DETAILS[state.endReason];
   }
+}
+
+/** How a run ended, as the header and the runs list show it (each with its own icon and colour). */
+export type Outcome = 'running' | 'cancelled' | 'failed' | 'done' | 'unfinished';
+
+/**
+ * A run's outcome: cancelled by the user, failed (it ended without a winner: every agent failed, or a limit struck
+ * before any answer), done (a winner), or unfinished (a stored run that never recorded its end).
+ */
+export function outcomeOf(run: { running: boolean; endReason: string | null; hasWinner: boolean }): Outcome {
+  if (run.running) return 'running';
+  if (run.endReason === null) return 'unfinished';
+  if (run.endReason === 'cancelled') return 'cancelled';
+  return run.endReason === 'all_failed' || !run.hasWinner ? 'failed' : 'done';
+}
+
+export const OUTCOME_ICON: Record<Outcome, string> = {
+  running: 'play-circle',
+  cancelled: 'circle-slash',
+  failed: 'error',
+  done: 'pass',
+  unfinished: 'history',
+};
+
+/** "Cancelled", "Failed (all agents failed)", "Done · Consensus"; `label`: the end as endLabel says it. */
+export function outcomeText(outcome: Exclude<Outcome, 'running'>, label: string): string {
+  switch (outcome) {
+    case 'cancelled':
+      return 'Cancelled';
+    case 'failed':
+      return label ? `Failed (${label.charAt(0).toLowerCase()}${label.slice(1)})` : 'Failed';
+    case 'done':
+      return label ? `Done · ${label}` : 'Done';
+    case 'unfinished':
+      return 'Unfinished';
+  }
+}
+
+/** An agent as the user named it first (their id), its anonymous label after, unless the two are the same. */
+export function agentName(a: { id: string; label: string }): string {
+  return a.id === a.label ? a.id : `${a.id} (${a.label})`;
 }
 
 export function phase(p: RunPhase, round: number): string {

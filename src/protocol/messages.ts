@@ -13,6 +13,7 @@
 //             delta of a burst (nothing follows it to reveal the gap) notices it here and asks for a snapshot.
 //   history   the runs list changed (a run started or ended).
 //   setup     the team the next run would use changed (settings, the config file, chat models, keys).
+//   pending   the run about to start that waits for the user's answer about checks (null: none; snapshots carry it).
 //   apply     what can be done with the shown run's winner changed (it was previewed, applied, undone).
 //   notice    a short message to show (e.g. "Copied").
 //   diff      the reply to `requestDiff`: the unified patch of one answer version of a workspace run, at most
@@ -39,6 +40,7 @@
 //             notification), or whose run or agent stopped, is ignored.
 //   continueWithNote  start a follow-up run with note `noteId` of run `runId`, one that reached no agent
 //             (`note_undelivered`); a follow-up that cannot start comes back as a `notice`.
+//   checksAnswer  the answer to a pending run's question: use its test command as a check (saved for every run) or not.
 
 // `zod/v4-mini`, the path the MCP SDK imports: through `zod/mini` the runtime bundle initialised zod lazily on one
 // path and not on the other, and crashed at load (test/integration/bundles.test.ts).
@@ -89,6 +91,8 @@ export const SetupSchema = z.object({
   agents: z.array(z.object({ id: str, provider: str, model: str })),
   /** What stops a run from starting, in words, and the action that fixes it; null when a run can start. */
   problem: z.nullable(z.object({ text: str, fix: z.enum(['setApiKey', 'settings', 'openConfig']), envVar: z.optional(envVar) })),
+  /** Whether a VS Code chat model is available: the @massgen chat participant needs one (unset: not known). */
+  chatModel: z.optional(bool),
 });
 export type Setup = z.infer<typeof SetupSchema>;
 
@@ -140,10 +144,18 @@ export const PendingApprovalSchema = z.object({
   sandboxed: bool,
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+/**
+ * A run about to start that waits for the user's answer (whether to use the project's test command as a check): the
+ * viewer shows it at once, with the question, until the run has started. `answered`: the question is settled (by the
+ * viewer, the notification or the wait running out) and the run is starting.
+ */
+export const PendingRunSchema = z.object({ id, title: str, command: str, why: str, answered: bool });
+export type PendingRun = z.infer<typeof PendingRunSchema>;
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
   // `setup` is null until the host has worked it out; a `setup` message follows.
-  z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: z.nullable(SetupSchema) }),
+  z.object({ v, type: z.literal('snapshot'), run: z.nullable(ShownRunSchema), follow: bool, history: z.array(HistoryEntrySchema), setup: z.nullable(SetupSchema), pending: z.nullable(PendingRunSchema) }),
+  z.object({ v, type: z.literal('pending'), pending: z.nullable(PendingRunSchema) }),
   z.object({ v, type: z.literal('delta'), runId: str, from: num, to: num, clock: num, events: z.array(RunEventSchema) }),
   z.object({ v, type: z.literal('head'), runId: str, seq: num }),
   z.object({ v, type: z.literal('history'), runs: z.array(HistoryEntrySchema) }),
@@ -177,6 +189,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('answerNow'), runId: id }),
   z.object({ v, type: z.literal('approve'), requestId: id, choice: z.enum(APPROVAL_CHOICES) }),
   z.object({ v, type: z.literal('continueWithNote'), runId: id, noteId: id }),
+  z.object({ v, type: z.literal('checksAnswer'), id, use: bool }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;

@@ -4,7 +4,7 @@ import { fullRun } from '../../test/webview/scenarios';
 import { failureInWords, NO_TOOL_CALLS, runErrorInWords } from './failure-words';
 import { safeExternalLink } from './links';
 import { hostMessage, MAX_PATCH_CHARS, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION } from './messages';
-import { applyExtras, emptyExtras, MAX_TIMELINE, MAX_TOOL_ROWS, reduceView, summarizeArgs } from './state';
+import { applyExtras, emptyExtras, MAX_TIMELINE, MAX_TOOL_ROWS, reduceView, summarizeArgs, TIMELINE_HEAD } from './state';
 import { applyDelta, DeltaCursor } from './sync';
 
 describe('vote viewer protocol: messages', () => {
@@ -16,7 +16,8 @@ describe('vote viewer protocol: messages', () => {
       run: { id: 'r1', title: 'T', task: 'Refactor it', readOnly: false, running: false, clock: 1, view, apply: { kind: 'selection', status: 'ready', target: 'src/config.ts' } },
       follow: true,
       history: [],
-      setup: { source: 'settings', from: 'massgen.agents in your User settings', agents: [{ id: 'gpt', provider: 'openai', model: 'gpt-4.1-mini' }], problem: { text: 'Agent gpt needs OPENAI_API_KEY.', fix: 'setApiKey', envVar: 'OPENAI_API_KEY' } },
+      setup: { source: 'settings', from: 'massgen.agents in your User settings', agents: [{ id: 'gpt', provider: 'openai', model: 'gpt-4.1-mini' }], problem: { text: 'Agent gpt needs OPENAI_API_KEY.', fix: 'setApiKey', envVar: 'OPENAI_API_KEY' }, chatModel: false },
+      pending: { id: 'pending-1', title: 'Add tests (app)', command: 'npm test', why: 'package.json\'s test script (“jest”)', answered: false },
     });
     const wire = JSON.parse(JSON.stringify(snapshot));
     const parsed = parseHostMessage(wire);
@@ -193,7 +194,8 @@ describe('vote viewer protocol: viewer extras', () => {
     for (let i = 0; i < MAX_TIMELINE + 10; i++) applyExtras(big, at(i + 1, { type: 'round_started', round: i + 1, agentIds: [] }), state);
     assert.equal(big.timeline.length, MAX_TIMELINE);
     assert.equal(big.timelineDropped, 10);
-    assert.equal(big.timeline[0].seq, 11);
+    // The first entries stay (how the run began); the ones after them make room for the newest.
+    assert.deepEqual([big.timeline[0].seq, big.timeline[TIMELINE_HEAD - 1].seq, big.timeline[TIMELINE_HEAD].seq, big.timeline.at(-1)?.seq], [1, TIMELINE_HEAD, TIMELINE_HEAD + 11, MAX_TIMELINE + 10]);
   });
 
   it('summarizes tool arguments on one line', () => {

@@ -21,8 +21,9 @@ export type { AgentInfo, AnswerChange, ChangedFile, EndReason, FailureCause, Run
 
 /** Tool-call rows kept per agent (the newest); older rows are counted, not kept. */
 export const MAX_TOOL_ROWS = 30;
-/** Timeline entries kept per run (the newest). */
+/** Timeline entries kept per run: the first TIMELINE_HEAD (how the run began stays reachable) and the newest. */
 export const MAX_TIMELINE = 600;
+export const TIMELINE_HEAD = 100;
 export const TOOL_ARGS_CHARS = 160;
 export const TOOL_RESULT_CHARS = 240;
 export const TIMELINE_DETAIL_CHARS = 300;
@@ -133,8 +134,9 @@ function agentExtras(extras: ViewerExtras, agentId: string): AgentExtras {
 function push(extras: ViewerExtras, entry: TimelineEntry): void {
   extras.timeline.push({ ...entry, detail: oneLine(entry.detail, TIMELINE_DETAIL_CHARS) });
   if (extras.timeline.length > MAX_TIMELINE) {
+    // From the middle: the dropped entries were between entry TIMELINE_HEAD - 1 and entry TIMELINE_HEAD.
     const drop = extras.timeline.length - MAX_TIMELINE;
-    extras.timeline.splice(0, drop);
+    extras.timeline.splice(TIMELINE_HEAD, drop);
     extras.timelineDropped += drop;
   }
 }

@@ -3,6 +3,7 @@
 
 import type { RunEvent, RunEventBody } from '../../src/core/engine/events';
 import { applyEvent, initialRunState, type RunState } from '../../src/core/engine/run-state';
+import { PendingRuns } from '../../src/host/run/pending-run';
 import type { HistoryFs } from '../../src/host/viewer/history';
 import type { Disposable, LiveRun, RunSource, ViewerServices } from '../../src/host/viewer/hub';
 import type { ApplyState, Setup } from '../../src/protocol/messages';
@@ -75,6 +76,8 @@ export class FakeSource implements RunSource {
   readonly prompts = new Map<string, string>();
   private readonly listeners = new Set<(run: LiveRun) => void>();
   private readonly dropListeners = new Set<(runId: string) => void>();
+  /** The run waiting for the user's answer, as the RunManager keeps it. */
+  readonly pending = new PendingRuns();
 
   onDidStart(listener: (run: LiveRun) => void): Disposable {
     this.listeners.add(listener);

@@ -138,18 +138,56 @@ describe('vote viewer (webview logic): formatting', () => {
     assert.equal(fmt.cost({ ...u, unpricedCalls: 1 }).text, '≥ $0.020');
     assert.equal(fmt.cost({ ...u, unpricedCalls: 3 }).text, 'cost unknown');
     // The tooltip splits the prompt tokens as they are billed, uncached and cached.
-    assert.equal(fmt.usageTitle({ ...u, inputTokens: 12_345, cachedInputTokens: 4_100 }), '12,345 input tokens (8,245 uncached, 4,100 cached)\n5 output tokens\n3 call(s)\n$0.020');
+    assert.equal(fmt.usageTitle({ ...u, inputTokens: 12_345, cachedInputTokens: 4_100 }), '12,345 input tokens (8,245 uncached, 4,100 cached)\n5 output tokens\n3 calls\n$0.020');
     assert.match(fmt.usageTitle({ ...u, cachedInputTokens: 50 }), /^10 input tokens \(0 uncached, 10 cached\)/, 'more cached than input is clamped');
     assert.match(fmt.usageTitle(u), /^10 input tokens\n/, 'no split when nothing was cached');
     // One wording: a stored run's summary (no call count) with no priced cost is unknown, not "≥ $0".
     assert.equal(fmt.costOf(0, 6, null), 'cost unknown');
     assert.equal(fmt.costOf(0.02, 1, null), '≥ $0.020');
     assert.equal(fmt.costOf(0.02, 0, null), '$0.020');
-    assert.equal(fmt.costOf(0, 0, 0), '$0');
     assert.equal(fmt.labelTitle('agent2.1'), 'agent2.1 = agent2\'s first answer');
     assert.equal(fmt.labelTitle('agent10.12'), 'agent10.12 = agent10\'s 12th answer');
     assert.equal(fmt.endReason('max_rounds'), 'Rounds cap reached');
     assert.equal(fmt.endReason('all_failed'), 'All agents failed');
+  });
+});
+
+describe('vote viewer (webview logic): one wording per thing', () => {
+  const none = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, calls: 0, estimated: false, costUsd: 0, unpricedCalls: 0 };
+
+  it('unpriced usage reads "cost unknown" while streaming, after a failure and after success alike', () => {
+    // Streaming the first turn (no call finished), a failed run (no call finished), a stored failed run, and the
+    // same unpriced models after success: one wording, never "$0" first and "cost unknown" later.
+    const streaming = fmt.cost(none).text;
+    const failedStored = fmt.costOf(0, 0, null);
+    const succeeded = fmt.cost({ ...none, calls: 4, unpricedCalls: 4, inputTokens: 900, outputTokens: 300 }).text;
+    const succeededStored = fmt.costOf(0, 4, null);
+    assert.deepEqual([streaming, failedStored, succeeded, succeededStored], [fmt.COST_UNKNOWN, fmt.COST_UNKNOWN, fmt.COST_UNKNOWN, fmt.COST_UNKNOWN]);
+    assert.equal(fmt.usageLine(none), '0 tokens · cost unknown');
+    assert.equal(fmt.costOf(0.5, 0, 3), '$0.500');
+    assert.equal(fmt.cost({ ...none, calls: 3, unpricedCalls: 1, costUsd: 0.5 }).title, '$0.500 for priced calls; 1 call has no known price');
+  });
+
+  it('says how a run ended: cancelled, failed with the reason, done with it; each with its own icon', () => {
+    const o = (running: boolean, endReason: string | null, hasWinner: boolean) => fmt.outcomeOf({ running, endReason, hasWinner });
+    assert.deepEqual([o(true, null, false), o(false, 'cancelled', false), o(false, 'cancelled', true), o(false, 'all_failed', false), o(false, 'timeout', false), o(false, 'consensus', true), o(false, null, false)], ['running', 'cancelled', 'cancelled', 'failed', 'failed', 'done', 'unfinished']);
+    assert.equal(fmt.outcomeText('failed', fmt.endReason('all_failed')), 'Failed (all agents failed)');
+    assert.equal(fmt.outcomeText('failed', fmt.endReason('timeout')), 'Failed (timed out)');
+    assert.equal(fmt.outcomeText('done', 'Consensus'), 'Done · Consensus');
+    assert.equal(fmt.outcomeText('cancelled', 'Cancelled'), 'Cancelled');
+    const icons = ['running', 'cancelled', 'failed', 'done'].map((k) => fmt.OUTCOME_ICON[k as fmt.Outcome]);
+    assert.equal(new Set(icons).size, icons.length, 'distinct icons');
+  });
+
+  it('names an agent by the user\'s id first, its anonymous label after (once)', () => {
+    assert.equal(fmt.agentName({ id: 'claude', label: 'agent1' }), 'claude (agent1)');
+    assert.equal(fmt.agentName({ id: 'agent1', label: 'agent1' }), 'agent1');
+  });
+
+  it('counts in the singular and the plural', () => {
+    assert.deepEqual([0, 1, 2].map((n) => fmt.count(n, 'file')), ['0 files', '1 file', '2 files']);
+    assert.equal(fmt.count(1, 'call has', 'calls have'), '1 call has');
+    assert.equal(fmt.count(3, 'call has', 'calls have'), '3 calls have');
   });
 });
 

@@ -115,7 +115,8 @@ describeInChromium('vote viewer in Chromium', function () {
     const columns = page.locator('.agent');
     assert.equal(await columns.count(), 5);
     const heads = await page.locator('.agent .agent-name').allInnerTexts();
-    assert.deepEqual(heads.map((t) => t.replace(/\s+/g, ' ')), state.agents.map((a) => `${a.label} ${a.id}`));
+    // The user's id first, the anonymous label after it as a tag.
+    assert.deepEqual(heads.map((t) => t.replace(/\s+/g, ' ')), state.agents.map((a) => `${a.id} ${a.label}`));
     const badges = await page.locator('.agent .badge-text').allInnerTexts();
     assert.deepEqual(badges, ['voted', 'voted', 'voted', 'failed', 'voted']);
     assert.match(await page.locator('.agent[data-agent="security-auditor"] .agent-error').innerText(), /500 Internal Server Error/);
@@ -416,7 +417,7 @@ describeInChromium('vote viewer in Chromium', function () {
       for (const box of await rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
         assert.ok(box.left >= 0 && box.right <= 300 && box.height > 0, `a roster row fits the sidebar: ${JSON.stringify(box)}`);
       }
-      assert.match((await rows.first().innerText()).replace(/\s+/g, ' '), /agent1 agent-1 voted → agent1\.2/);
+      assert.match((await rows.first().innerText()).replace(/\s+/g, ' '), /agent-1 agent1 voted → agent1\.2/);
       const page = await p.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, list: document.querySelector('.columns')!.getBoundingClientRect().width }));
       assert.ok(page.scroll <= page.client, `nothing is wider than the sidebar: ${JSON.stringify(page)}`);
       const cards = (await p.page.locator('article.agent').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) as DOMRect[];

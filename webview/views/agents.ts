@@ -14,6 +14,7 @@ import { plainText, renderInto } from '../markdown';
 import { StreamView } from '../stream';
 import { ChangesView } from './changes';
 import { AnswerChecksView, PendingChecksView } from './checks';
+import { agentNameParts } from './agent-name';
 import { AgentNotesView } from './notes';
 import { RosterView } from './roster';
 import { failureInWords } from '../../src/protocol/failure-words';
@@ -30,7 +31,7 @@ export interface ColumnContext {
 
 function who(state: RunState, agentId: string): string {
   const a = state.agents.find((x) => x.id === agentId);
-  return a ? `${a.label} (${a.id})` : agentId;
+  return a ? fmt.agentName(a) : agentId;
 }
 
 class AnswerView {
@@ -94,7 +95,7 @@ class AnswerView {
     const stale = critiques.length - current;
     setText(this.staleCount, stale ? `${stale} stale` : '');
     setHidden(this.staleCount, stale === 0);
-    this.staleCount.title = stale ? `${stale} vote(s) no longer count: newer answers arrived after they were cast` : '';
+    this.staleCount.title = stale ? `${fmt.count(stale, 'vote no longer counts', 'votes no longer count')}: newer answers arrived after ${stale === 1 ? 'it was' : 'they were'} cast` : '';
     const winner = state.winner?.label === this.answer.label;
     setHidden(this.star, !winner);
     setClass(this.el, 'winner', winner);
@@ -154,7 +155,7 @@ class AgentColumn {
   private usageKey = '';
 
   constructor(private readonly ctx: ColumnContext, readonly agent: AgentState, collapsed: boolean, onCollapse: (agentId: string, collapsed: boolean) => void) {
-    const name = `${agent.label} (${agent.id})`;
+    const name = fmt.agentName(agent);
     this.badge = h('span', { class: 'badge' }, this.badgeIcon, this.badgeText);
     this.model = h('div', { class: 'agent-model', title: `${agent.provider} · ${agent.model}`, text: `${agent.model} · ${agent.provider}` });
     this.cancel = iconButton('debug-stop', `Cancel ${name}`, () => this.ctx.host.post({ type: 'cancelAgent', runId: this.ctx.runId, agentId: agent.id }), 'agent-cancel');
@@ -186,7 +187,7 @@ class AgentColumn {
         'header',
         { class: 'agent-head' },
         this.collapse,
-        h('div', { class: 'agent-name', title: name }, h('span', { class: 'agent-label', text: agent.label }), h('span', { class: 'agent-id', text: agent.id })),
+        h('div', { class: 'agent-name', title: name }, ...agentNameParts(agent)),
         this.badge,
         this.cancel,
       ),
@@ -219,7 +220,7 @@ class AgentColumn {
 
   setCollapsed(collapsed: boolean): void {
     setClass(this.el, 'collapsed', collapsed);
-    const name = `${this.agent.label} (${this.agent.id})`;
+    const name = fmt.agentName(this.agent);
     setAttr(this.collapse, 'aria-expanded', String(!collapsed));
     setAttr(this.collapse, 'aria-label', `${collapsed ? 'Expand' : 'Collapse'} ${name}`);
     this.collapse.title = `${collapsed ? 'Expand' : 'Collapse'} ${name}`;
@@ -288,7 +289,7 @@ class AgentColumn {
     setHidden(this.toolsWrap, rows.length === 0);
     const statusIcon = { running: 'ellipsis', ok: 'pass', error: 'error' } as const;
     this.tools.replaceChildren(
-      ...(extras?.toolsDropped ? [h('li', { class: 'tool dropped', text: `${extras.toolsDropped} earlier call(s) not shown` })] : []),
+      ...(extras?.toolsDropped ? [h('li', { class: 'tool dropped', text: `${fmt.count(extras.toolsDropped, 'earlier call')} not shown` })] : []),
       ...rows.map((r) =>
         h(
           'li',

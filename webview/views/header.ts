@@ -17,6 +17,13 @@ interface Meter {
   text: HTMLElement;
 }
 
+/** The newest run started after `shownId` (the runs list is newest first), if any. */
+function newerRun(history: HistoryEntry[], shownId: string): HistoryEntry | undefined {
+  const shown = history.find((e) => e.id === shownId);
+  if (!shown) return undefined;
+  return history.find((e) => e.id !== shownId && e.startedAt > shown.startedAt);
+}
+
 export class HeaderView {
   readonly el: HTMLElement;
   private readonly phaseIcon = icon('circle-large-outline');
@@ -34,7 +41,8 @@ export class HeaderView {
   private readonly readOnly: HTMLElement;
   private readonly newer: HTMLElement;
   private readonly newerText = h('span');
-  private newerId: string | null = null;
+  /** Which run this is: when it started, and whether the viewer follows the latest. */
+  private readonly when = h('div', { class: 'run-when' });
   private questionShown: string | null = null;
   private usageKey = '';
   private budgetReachedShown: RunState['budgetReached'] | undefined = undefined;
@@ -79,12 +87,13 @@ export class HeaderView {
       { class: 'banner newer', attrs: { role: 'status' } },
       icon('play-circle'),
       this.newerText,
-      h('button', { class: 'link-btn', text: 'Show it', attrs: { type: 'button' }, on: { click: () => this.newerId && this.host.post({ type: 'select', runId: this.newerId }) } }),
+      h('button', { class: 'link-btn', text: 'Show the latest run', attrs: { type: 'button' }, on: { click: () => this.host.post({ type: 'select', runId: null }) } }),
     );
     this.el = h(
       'header',
       { class: 'run-header' },
       h('div', { class: 'run-title', title }, h('span', { class: 'run-title-text', text: title })),
+      this.when,
       h('div', { class: 'header-bar' }, this.phaseChip, h('span', { class: 'metric' }, icon('watch'), this.elapsed), h('span', { class: 'metric' }, icon('pulse'), this.usage), tools),
       h('details', { class: 'task' }, h('summary', { class: 'task-summary' }, h('span', { class: 'task-label', text: 'Task' }), this.taskTitle), this.taskText, this.prompt),
       this.note.el,
@@ -96,10 +105,11 @@ export class HeaderView {
 
   update(shown: Omit<ShownRun, 'view'>, state: RunState, clockMs: number, history: HistoryEntry[], follow: boolean): void {
     const running = state.phase !== 'done';
-    const cancelled = state.endReason === 'cancelled';
-    setIcon(this.phaseIcon, running ? 'loading~spin' : cancelled ? 'circle-slash' : state.error && !state.finalAnswer ? 'error' : 'pass');
-    setText(this.phaseText, running ? fmt.phase(state.phase, state.round) : cancelled ? 'Cancelled' : `Done · ${fmt.endLabel(state)}`);
+    const outcome = running ? 'running' : fmt.outcomeOf({ running, endReason: state.endReason, hasWinner: state.finalAnswer !== null || state.winner !== null });
+    setIcon(this.phaseIcon, outcome === 'running' ? 'loading~spin' : fmt.OUTCOME_ICON[outcome]);
+    setText(this.phaseText, outcome === 'running' ? fmt.phase(state.phase, state.round) : fmt.outcomeText(outcome, fmt.endLabel(state)));
     this.phaseChip.dataset.phase = state.phase;
+    this.phaseChip.dataset.outcome = outcome;
     this.updateClock(state, clockMs);
     const u = state.usage;
     const usageKey = `${u.calls}:${u.inputTokens}:${u.outputTokens}:${u.costUsd}:${u.unpricedCalls}`;
@@ -126,10 +136,12 @@ export class HeaderView {
       this.updateBudget(state);
     }
     setHidden(this.readOnly, !shown.readOnly);
-    const newer = follow ? undefined : history.find((e) => e.running && e.id !== shown.id);
-    this.newerId = newer?.id ?? null;
+    // Not following the latest (a run picked in the list, or the editor tab opened on one): a newer run is offered.
+    const newer = follow || shown.readOnly ? undefined : newerRun(history, shown.id);
     setHidden(this.newer, !newer);
-    if (newer) setText(this.newerText, `A newer run is in progress: ${fmt.firstLine(newer.title, 60)}.`);
+    if (newer) setText(this.newerText, `${newer.running ? 'A newer run is in progress' : 'A newer run finished'}: ${fmt.firstLine(newer.title, 60)}.`);
+    const entry = history.find((e) => e.id === shown.id);
+    setText(this.when, entry ? `Started ${fmt.dateTime(entry.startedAt)}${follow ? ' · the latest run' : ''}` : '');
   }
 
   /** The note to every agent was not sent (the host says why). */
@@ -180,7 +192,7 @@ export class HeaderView {
     set('max_calls', 'Calls', u.calls, b.maxCalls, (x, m) => `${x} / ${m}`);
     const notes: string[] = [];
     if (reached) notes.push(`Budget reached (${reached.limit.replace(/_/g, ' ')}): no new model calls were started.`);
-    if (b.maxCostUsd !== undefined && u.unpricedCalls) notes.push(`${u.unpricedCalls} call(s) have no known price and are not in the cost.`);
+    if (b.maxCostUsd !== undefined && u.unpricedCalls) notes.push(`${fmt.count(u.unpricedCalls, 'call has', 'calls have')} no known price and ${u.unpricedCalls === 1 ? 'is' : 'are'} not in the cost.`);
     setText(this.budgetNote, notes.join(' '));
     setHidden(this.budgetNote, notes.length === 0);
     if (!this.budgetNote.parentElement) this.budget.append(this.budgetNote);

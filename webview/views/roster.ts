@@ -7,6 +7,7 @@ import { agentBadge } from '../derive';
 import { APPROVAL_BADGE } from './approval';
 import { h, icon, setIcon, setText, setTitle } from '../dom';
 import * as fmt from '../format';
+import { agentNameParts } from './agent-name';
 
 interface Row {
   el: HTMLButtonElement;
@@ -30,7 +31,7 @@ export class RosterView {
         answer: h('span', { class: 'roster-answer' }),
         key: '',
       };
-      row.el.append(row.icon, h('span', { class: 'agent-label', text: a.label }), h('span', { class: 'agent-id', text: a.id }), row.status, row.answer);
+      row.el.append(row.icon, ...agentNameParts(a), row.status, row.answer);
       this.rows.set(a.id, row);
       this.el.append(h('li', {}, row.el));
     }
@@ -57,8 +58,8 @@ export class RosterView {
       setText(row.status, badge.text);
       setText(row.answer, answer);
       setTitle(row.answer, a.currentVote ? `Voted for ${fmt.labelTitle(a.currentVote.targetLabel)}` : a.latestAnswerLabel ? fmt.labelTitle(a.latestAnswerLabel) : '');
-      setTitle(row.el, `Show ${a.label} (${a.id}): ${badge.title}`);
-      row.el.setAttribute('aria-label', `${a.label} (${a.id}), ${badge.text}${answer ? `, ${a.currentVote ? `voted for ${a.currentVote.targetLabel}` : answer}` : ''}. Show its card.`);
+      setTitle(row.el, `Show ${fmt.agentName(a)}: ${badge.title}`);
+      row.el.setAttribute('aria-label', `${fmt.agentName(a)}, ${badge.text}${answer ? `, ${a.currentVote ? `voted for ${a.currentVote.targetLabel}` : answer}` : ''}. Show its card.`);
     }
   }
 }

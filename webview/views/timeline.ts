@@ -1,8 +1,9 @@
 // The timeline: a compact lane per agent (plus one for the run) of answers, votes, stale votes, updates, restarts,
 // retries and failures, in the order they happened (one grid column per entry, so order reads across lanes).
-// Entries are appended as they arrive; the grid is rebuilt only when old entries were dropped.
+// Entries are appended as they arrive; the grid is rebuilt only when entries were dropped (a long run keeps its first
+// entries and the newest: a marker between them says how many are not kept).
 
-import type { RunState, TimelineEntry, TimelineKind, ViewerExtras } from '../../src/protocol/state';
+import { TIMELINE_HEAD, type RunState, type TimelineEntry, type TimelineKind, type ViewerExtras } from '../../src/protocol/state';
 import { h, icon } from '../dom';
 import * as fmt from '../format';
 
@@ -48,6 +49,7 @@ export class TimelineView {
   private readonly legend: HTMLElement;
   private rows = new Map<string, number>();
   private firstSeq = -1;
+  private dropped = 0;
   private count = 0;
   private lanes = 0;
   private readonly scroller: HTMLElement;
@@ -67,15 +69,17 @@ export class TimelineView {
   update(state: RunState, extras: ViewerExtras): void {
     const entries = extras.timeline;
     const first = entries[0]?.seq ?? -1;
-    if (first !== this.firstSeq || entries.length < this.count || this.lanes !== state.agents.length) this.rebuild(state);
+    if (first !== this.firstSeq || extras.timelineDropped !== this.dropped || entries.length < this.count || this.lanes !== state.agents.length) this.rebuild(state, extras.timelineDropped);
     this.firstSeq = first;
+    this.dropped = extras.timelineDropped;
     const added = entries.length > this.count;
-    for (let i = this.count; i < entries.length; i++) this.add(entries[i], i, state);
+    // One column for the lane heads, one for the marker of the dropped entries (after the first TIMELINE_HEAD).
+    for (let i = this.count; i < entries.length; i++) this.add(entries[i], i + 2 + (this.dropped && i >= TIMELINE_HEAD ? 1 : 0), state);
     this.count = entries.length;
     if (added && this.stickToEnd) requestAnimationFrame(() => (this.scroller.scrollLeft = this.scroller.scrollWidth));
   }
 
-  private rebuild(state: RunState): void {
+  private rebuild(state: RunState, dropped: number): void {
     this.grid.replaceChildren();
     this.rows = new Map([['', 1]]);
     this.count = 0;
@@ -88,11 +92,18 @@ export class TimelineView {
     laneHead('run', 'Rounds and the run', 1);
     state.agents.forEach((a, i) => {
       this.rows.set(a.id, i + 2);
-      laneHead(a.label, `${a.label} (${a.id})`, i + 2);
+      laneHead(a.id, fmt.agentName(a), i + 2);
     });
+    if (dropped) {
+      const text = `${fmt.count(dropped, 'event')} not kept`;
+      const gap = h('div', { class: 'tl-gap', title: `${text}: the run's first events and its newest are kept`, attrs: { role: 'listitem', 'aria-label': text } }, h('span', { text: `… ${dropped} …` }));
+      gap.style.gridRow = `1 / span ${state.agents.length + 1}`;
+      gap.style.gridColumn = String(TIMELINE_HEAD + 2);
+      this.grid.append(gap);
+    }
   }
 
-  private add(e: TimelineEntry, index: number, state: RunState): void {
+  private add(e: TimelineEntry, column: number, state: RunState): void {
     const row = this.rows.get(e.agentId ?? '') ?? 1;
     const label = e.kind === 'answer' ? e.label.replace(/^agent/, '') : e.kind === 'round' || e.kind === 'vote' ? e.label : '';
     const marker = h(
@@ -102,7 +113,7 @@ export class TimelineView {
       label ? h('span', { class: 'tl-text', text: label }) : null,
     );
     marker.style.gridRow = String(row);
-    marker.style.gridColumn = String(index + 2);
+    marker.style.gridColumn = String(column);
     if (e.kind === 'winner' && state.winner) marker.classList.add('tl-win');
     this.grid.append(marker);
   }

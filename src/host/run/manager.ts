@@ -27,6 +27,7 @@ import { checksApprover } from './checks-approval';
 import { commandApprover } from './command-approval';
 import { commandsForRun } from './commands-policy';
 import { nextTeam } from './next-team';
+import { PendingRuns } from './pending-run';
 import { teamFor } from './team';
 import type { TeamProblem } from './team-problem';
 
@@ -79,6 +80,8 @@ export class RunManager implements vscode.Disposable {
   readonly onDidDrop = this.dropped.event;
   /** The commands agents of every run wait to run until the user answers (the notification, the vote viewer). */
   readonly approvals = new ApprovalQueue(approvalToast());
+  /** The run about to start that waits for the user's answer (the checks question); the vote viewer shows it. */
+  readonly pending = new PendingRuns();
 
   constructor(private readonly keys: KeyStore, private readonly log: vscode.LogOutputChannel) {}
 

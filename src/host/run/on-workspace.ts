@@ -15,6 +15,7 @@ import { folderFiles, suggestCheck } from './suggest-checks';
 import { consensusOf, endingNote, noAnswer } from './outcome';
 import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
+import { firstAnswer, type PendingRuns } from './pending-run';
 import type { RunPreviews } from './previews';
 
 /** What the task tells the agents about their copy (the tools' own descriptions say the rest). */
@@ -49,7 +50,9 @@ export async function settleUnsavedFiles(folder: vscode.Uri, name: string): Prom
   const skip = 'Run on the Saved Files';
   const names = dirty.slice(0, 3).map((d) => vscode.workspace.asRelativePath(d.uri)).join(', ') + (dirty.length > 3 ? ', …' : '');
   const choice = await vscode.window.showWarningMessage(
-    `MassGen: ${dirty.length} file(s) in ${name} have unsaved changes (${names}). The agents copy the files as they are on disk.`,
+    dirty.length === 1
+      ? vscode.l10n.t('MassGen: 1 file in {0} has unsaved changes ({1}). The agents copy the files as they are on disk.', name, names)
+      : vscode.l10n.t('MassGen: {0} files in {1} have unsaved changes ({2}). The agents copy the files as they are on disk.', dirty.length, name, names),
     { modal: true },
     save,
     skip,
@@ -65,7 +68,8 @@ function progressMessage(event: RunEvent, s: RunState): string | undefined {
     case 'tool_call':
       return `${s.agents.find((a) => a.id === event.agentId)?.label ?? event.agentId}: ${event.name}`;
     case 'answer_added':
-      return `${event.label} in${event.change ? ` (${event.change.files.length} file(s) changed)` : ''}`;
+      if (!event.change) return vscode.l10n.t('{0} in', event.label);
+      return event.change.files.length === 1 ? vscode.l10n.t('{0} in (1 file changed)', event.label) : vscode.l10n.t('{0} in ({1} files changed)', event.label, event.change.files.length);
     case 'checks_started':
       return `Checking ${event.label}: ${event.names.join(', ')}…`;
     case 'vote_cast':
@@ -83,39 +87,74 @@ const offered = new Set<string>();
 /** How long a run waits for the answer to the suggestion before it starts without checks. */
 const SUGGESTION_WAIT_MS = 20_000;
 
+export interface CheckOffer {
+  /** Where the coming run shows at once, waiting for the answer (the vote viewer), and its title there. */
+  pending?: { runs: PendingRuns; title: string };
+}
+
+async function saveCheck(folder: vscode.Uri, command: string): Promise<boolean> {
+  const target = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+  try {
+    await vscode.workspace.getConfiguration('massgen', folder).update('checks', [command], target);
+    return true;
+  } catch (err) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: massgen.checks could not be saved: {0}', errorMessage(err)));
+    return false;
+  }
+}
+
 /**
  * A workspace run without checks: offers the project's own test command as one. "Use it" saves it as massgen.checks
  * in the workspace settings (a trusted workspace only: runs on the workspace need one anyway), so this run and the
- * next ones check every answer. A notification, not a modal: the run waits for it a little, then starts without
- * checks; a later "Use it" still saves the setting for the next runs.
+ * next ones check every answer. Asked in the vote viewer (the coming run shows there at once, with the question) and
+ * in a notification; the run waits for the first answer a little, then starts without checks. A notification cannot
+ * be withdrawn: its late "Use it" saves the setting for the next runs and says so. Returns what to call once the run
+ * has started (or failed to): the viewer then shows the run instead of the question.
  */
-export async function offerCheck(folder: vscode.Uri): Promise<void> {
-  if (!vscode.workspace.isTrusted) return;
+export async function offerCheck(folder: vscode.Uri, offer: CheckOffer = {}): Promise<() => void> {
+  const nothing = () => undefined;
+  if (!vscode.workspace.isTrusted) return nothing;
   try {
     const run = loadTeamConfig(teamSource(), folder);
     // Checks set already, or turned off on purpose.
-    if (run.checksFrom || run.config.orchestrator.verification === 'off') return;
+    if (run.checksFrom || run.config.orchestrator.verification === 'off') return nothing;
   } catch {
     // A config problem: starting the run reports it.
-    return;
+    return nothing;
   }
   const suggestion = suggestCheck(folderFiles(folder.fsPath));
   const key = `${folder.toString()}\n${suggestion?.command}`;
-  if (!suggestion || offered.has(key)) return;
+  if (!suggestion || offered.has(key)) return nothing;
   offered.add(key);
-  const use = 'Use it';
-  const asked = vscode.window.showInformationMessage(
-    `MassGen: use “${suggestion.command}” as a check? Found ${suggestion.why}: MassGen would run it on every answer's change (in the sandbox where this machine has one, else asking you first) and show the results next to the votes (saved as massgen.checks in the workspace settings).`,
-    use,
-    'Not now',
-  );
-  const saved = Promise.resolve(asked).then(async (choice) => {
-    if (choice !== use) return;
-    const target = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
-    await vscode.workspace.getConfiguration('massgen', folder).update('checks', [suggestion.command], target);
-  }).catch((err) => void vscode.window.showErrorMessage(`MassGen: massgen.checks could not be saved: ${errorMessage(err)}`));
+  const use = vscode.l10n.t('Use it');
+  const notNow = vscode.l10n.t('Not now');
+  const toast = Promise.resolve(
+    vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'MassGen: use “{0}” as a check? Found {1}: MassGen would run it on every answer\'s change (in the sandbox where this machine has one, else asking you first) and show the results next to the votes (saved as massgen.checks in the workspace settings).',
+        suggestion.command,
+        suggestion.why,
+      ),
+      use,
+      notNow,
+    ),
+  ).then((choice) => (choice === use ? true : choice === notNow ? false : undefined));
+  let fromViewer: (use: boolean) => void = nothing;
+  const viewerAnswer = new Promise<boolean>((resolve) => (fromViewer = resolve));
+  const card = offer.pending?.runs.ask({ title: offer.pending.title, command: suggestion.command, why: suggestion.why }, (answer) => fromViewer(answer));
+  if (card) void vscode.commands.executeCommand('massgen.showVoteViewer', { preserveFocus: true });
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([saved, new Promise<void>((resolve) => (timer = setTimeout(resolve, SUGGESTION_WAIT_MS)))]).finally(() => clearTimeout(timer));
+  const answer = await firstAnswer([toast, viewerAnswer], new Promise<void>((resolve) => (timer = setTimeout(resolve, SUGGESTION_WAIT_MS))));
+  clearTimeout(timer);
+  card?.settled();
+  if (answer) await saveCheck(folder, suggestion.command);
+  void toast.then(async (late) => {
+    if (late !== true || answer === true) return;
+    if (await saveCheck(folder, suggestion.command)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: “{0}” is saved as a check (massgen.checks) for the next runs; the run that already started goes on without it.', suggestion.command));
+    }
+  });
+  return () => card?.dispose();
 }
 
 export interface WorkspaceRunDeps {
@@ -148,7 +187,8 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
     (await vscode.window.showInputBox({ title: `MassGen: Run on ${name}`, prompt: 'What should the agents change?', placeHolder: 'e.g. "Add input validation to the CSV parser, with tests"', ignoreFocusOut: true }))?.trim();
   if (!instruction) return;
   if (!(await settleUnsavedFiles(folderUri, name))) return;
-  await offerCheck(folderUri);
+  const title = `${instruction} (${name})`;
+  const started = await offerCheck(folderUri, { pending: { runs: deps.runs.pending, title } });
   const task = `${instruction}\n\n${workspaceInstructions(name)}`;
   const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MassGen on ${name}`, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
@@ -163,7 +203,7 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
         };
         run = await deps.runs.start({
           task,
-          title: `${instruction} (${name})`,
+          title,
           prompt: instruction,
           signal: abort.signal,
           files: { kind: 'workspace', source: folderUri.fsPath, baseDir: deps.copiesDir },
@@ -172,6 +212,8 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
       } catch (err) {
         if (!abort.signal.aborted) void reportStartError(err);
         return undefined;
+      } finally {
+        started();
       }
       void vscode.commands.executeCommand('massgen.showVoteViewer', { preserveFocus: true, runId: run.id });
       deps.previews.registerFiles(run.id, (path) => vscode.Uri.joinPath(folderUri, ...path.split('/')));

@@ -234,6 +234,9 @@ export class ViewerConnection implements Disposable {
         return this.diff(m.runId, m.version);
       case 'note':
         return this.note(m);
+      case 'checksAnswer':
+        if (!this.hub.answerPending(m.id, m.use)) this.send(hostMessage({ type: 'notice', level: 'info', text: 'That question was settled already: the run has started.' }));
+        return;
       case 'answerNow': {
         const feed = this.hub.feed(m.runId);
         // The page offers it only while it can end the run; a click that raced the run's phase is dropped.
@@ -361,7 +364,7 @@ export class ViewerConnection implements Disposable {
       }
     }
     this.port.setTitle?.(run ? `MassGen: ${run.title}` : 'MassGen Vote Viewer');
-    this.send(hostMessage({ type: 'snapshot', run, follow: this.follow, history: this.hub.runs(), setup: this.hub.setup }));
+    this.send(hostMessage({ type: 'snapshot', run, follow: this.follow, history: this.hub.runs(), setup: this.hub.setup, pending: this.hub.pending }));
     // The page rebuilt: the approvals waiting now (their agents' columns show those of this run).
     const approvals = this.hub.approvalsMessage();
     if (approvals) this.send(approvals);

@@ -559,4 +559,37 @@ describe('vote viewer: host hub, diffs', () => {
     assert.equal(page.of('diff').length, DIFF_BURST + DIFF_PER_SECOND, 'refilled at DIFF_PER_SECOND');
     hub.dispose();
   });
+
+  it('a run waiting for the checks answer: every page shows it at once, takes the answer once, then shows the run', async () => {
+    const { source, hub } = await setup();
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    await tick();
+    assert.equal(page.of('snapshot')[0].pending, null);
+    const answers: boolean[] = [];
+    const card = source.pending.ask({ title: 'Add tests (app)', command: 'npm test', why: 'package.json\'s test script' }, (use) => answers.push(use));
+    const [shown] = page.of('pending');
+    assert.deepEqual(shown.pending && { ...shown.pending, id: 'x' }, { id: 'x', title: 'Add tests (app)', command: 'npm test', why: 'package.json\'s test script', answered: false });
+    // A page that (re)loads now gets it in its snapshot.
+    const late = new NodePage(hub);
+    late.send({ type: 'ready', runId: null, follow: true });
+    await tick();
+    assert.equal(late.of('snapshot')[0].pending?.id, shown.pending?.id);
+    page.send({ type: 'checksAnswer', id: shown.pending!.id, use: true });
+    await tick();
+    assert.deepEqual(answers, [true]);
+    card.settled();
+    assert.equal(page.of('pending').at(-1)?.pending?.answered, true, 'the buttons retire: the run is starting');
+    // A second answer (the other page) is too late: the host says so and does nothing.
+    late.send({ type: 'checksAnswer', id: shown.pending!.id, use: false });
+    await tick();
+    assert.deepEqual(answers, [true]);
+    assert.match(late.of('notice').at(-1)?.text ?? '', /settled already/);
+    source.start('run-1', 'Add tests (app)');
+    card.dispose();
+    await tick();
+    assert.equal(page.of('snapshot').at(-1)?.run?.id, 'run-1');
+    assert.equal(page.of('pending').at(-1)?.pending, null, 'the run replaced the card');
+    hub.dispose();
+  });
 });

@@ -5,7 +5,7 @@
 
 import type { RunEvent } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
-import { hostMessage, type ApplyState, type ApprovalChoice, type HistoryEntry, type HostMessage, type PendingApproval, type Setup } from '../../protocol/messages';
+import { hostMessage, type ApplyState, type ApprovalChoice, type HistoryEntry, type HostMessage, type PendingApproval, type PendingRun, type Setup } from '../../protocol/messages';
 import { applyExtras, emptyExtras, type ViewerExtras } from '../../protocol/state';
 import type { CoalescerOptions } from './coalescer';
 import { ViewerConnection } from './connection';
@@ -50,6 +50,15 @@ export interface RunSource {
   promptOf?(id: string): string | undefined;
   /** Commands waiting for the user's approval: shown in their agents' columns, answered from there. */
   readonly approvals?: ApprovalFeed;
+  /** The run about to start that waits for the user's answer (run/pending-run.ts). */
+  readonly pending?: PendingSource;
+}
+
+export interface PendingSource {
+  readonly shown: PendingRun | null;
+  onDidChange(listener: () => void): Disposable;
+  /** False when that question is no longer open. */
+  answer(id: string, use: boolean): boolean;
 }
 
 /** One webview (view or panel), as the hub sees it. */
@@ -137,6 +146,7 @@ export class ViewerHub implements Disposable {
   ) {
     this.subscriptions = [source.onDidStart((run) => this.track(run)), source.onDidDrop((id) => this.drop(id))];
     if (source.approvals) this.subscriptions.push(source.approvals.onDidChange(() => this.broadcastApprovals()));
+    if (source.pending) this.subscriptions.push(source.pending.onDidChange(() => this.broadcast(hostMessage({ type: 'pending', pending: this.pending }))));
     const latest = source.latest;
     if (latest) this.track(latest);
     void this.setupChanged();
@@ -182,6 +192,20 @@ export class ViewerHub implements Disposable {
     const c = new ViewerConnection(this, port, initial, () => this.connections.delete(c));
     this.connections.add(c);
     return c;
+  }
+
+  /** The run about to start that waits for the user's answer, if any. */
+  get pending(): PendingRun | null {
+    return this.source.pending?.shown ?? null;
+  }
+
+  /** The viewer's answer to the pending run's question; false when it is no longer open. */
+  answerPending(id: string, use: boolean): boolean {
+    return this.source.pending?.answer(id, use) ?? false;
+  }
+
+  private broadcast(message: HostMessage): void {
+    for (const c of this.connections) c.send(message);
   }
 
   /** Shows a run (or the latest, with `null`) in every connected webview. */

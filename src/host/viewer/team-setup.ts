@@ -1,9 +1,11 @@
-// The next run's team as the vote viewer shows it (run/next-team.ts), worked out once and again whenever something
-// it depends on changes: the massgen.* settings, a YAML config file, the chat models, the stored keys, the trust.
+// The next run's team as the vote viewer shows it (run/next-team.ts), and whether a chat model is there for @massgen,
+// worked out once and again whenever something it depends on changes: the massgen.* settings, a YAML config file,
+// the chat models, the stored keys, the trust.
 
 import * as vscode from 'vscode';
 import type { Setup } from '../../protocol/messages';
 import type { KeyStore } from '../keys';
+import { selectLmModels } from '../lm/models';
 import { nextTeam } from '../run/next-team';
 
 export interface TeamSetup extends vscode.Disposable {
@@ -33,7 +35,7 @@ export function watchTeamSetup(keys: KeyStore, secrets: vscode.SecretStorage, on
     secrets.onDidChange(refresh),
   ];
   return {
-    get: () => (cached ??= nextTeam(keys)),
+    get: () => (cached ??= Promise.all([nextTeam(keys), selectLmModels(vscode.lm)]).then(([setup, models]) => ({ ...setup, chatModel: models.length > 0 }))),
     refresh,
     dispose: () => subscriptions.forEach((s) => s.dispose()),
   };

@@ -8,7 +8,7 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, askInChat, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, runnerAvailable, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview } = require('./helpers');
+const { assert, askInChat, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, clearNotifications, clickNotificationButton, notificationTexts, refactorPreview } = require('./helpers');
 const { setTeam, teamHandler } = require('./workspace-team');
 
 const ORIGINAL = 'def add(a, b):\n    return a + b\n';
@@ -24,6 +24,7 @@ const makefile = () => path.join(root(), 'Makefile');
 const packageJson = () => path.join(root(), 'package.json');
 const goMod = () => path.join(root(), 'go.mod');
 const cargoToml = () => path.join(root(), 'Cargo.toml');
+const pytestIni = () => path.join(root(), 'pytest.ini');
 const writeSample = () => ({ name: 'write_file', input: { path: 'sample.py', content: CHANGED } });
 
 /** The viewer's view of version `label`: its badge, and (opened with a click) its results and output. */
@@ -53,6 +54,24 @@ function viewerChecks(label) {
     }
     return { error: `no finished checks badge for ${l} in any webview` };
   }, label, 60000);
+}
+
+/** What the vote viewer shows: the pending run's card (its text, or null) and whether a run's header is visible. */
+function viewerPage() {
+  return playwright(async ({ webviewFrames }) => {
+    const seen = { pending: null, runHeaderShown: false };
+    for (const frame of await webviewFrames()) {
+      const state = await frame.evaluate(() => {
+        const card = document.querySelector('.pending-run');
+        const header = document.querySelector('.run-header');
+        return { pending: card ? card.innerText : null, runHeaderShown: Boolean(header && header.checkVisibility()) };
+      }).catch(() => null);
+      if (!state) continue;
+      seen.pending = seen.pending || state.pending;
+      seen.runHeaderShown = seen.runHeaderShown || state.runHeaderShown;
+    }
+    return seen;
+  });
 }
 
 /** A preview left open holds the next run's edit: discard it and wait for the command to finish. */
@@ -88,6 +107,7 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     fs.rmSync(packageJson(), { force: true });
     fs.rmSync(goMod(), { force: true });
     fs.rmSync(cargoToml(), { force: true });
+    fs.rmSync(pytestIni(), { force: true });
     fs.writeFileSync(path.join(root(), 'sample.py'), ORIGINAL);
   });
 
@@ -180,6 +200,41 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     const badges = await webview('details.answer[data-label="agent1.1"] .checks-badge', { property: 'hidden', timeoutMs: 10000 });
     assert.ok(badges.values.length > 0 && badges.values.every((v) => v !== null), `no badge shown: ${JSON.stringify(badges)}`);
     await discardPreview(running);
+  });
+
+  it('the viewer shows the coming run at once, waiting for the checks answer; answered there, the run starts and the card goes; a late "Use it" on the notification saves for the next runs only', async function () {
+    if (!runnerAvailable) this.skip();
+    fs.writeFileSync(pytestIni(), '[pytest]\n');
+    await fakeLm.configure({ handler: teamHandler({ api, answer: ANSWER, steps: [writeSample()] }) });
+    const previous = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnWorkspace', { instruction: 'Make add() refuse strings', folder: rootUri() });
+    try {
+      const card = await until(async () => {
+        const v = await viewerPage();
+        return v.pending && /Waiting for your answer about checks/.test(v.pending) && v;
+      }, 30000, 'the coming run in the viewer, waiting');
+      assert.match(card.pending, /Make add\(\) refuse strings[\s\S]*Use pytest as a check\?[\s\S]*Found pytest\.ini/);
+      assert.strictEqual(card.runHeaderShown, false, 'the previous run is not shown meanwhile');
+      assert.strictEqual(api.runs.latest, previous, 'the run waits for the answer');
+      await screenshot('checks-question-in-viewer');
+      assert.strictEqual(await clickInViewer('Not now: run without checks'), true);
+      const run = await until(() => api.runs.latest !== previous && api.runs.latest, 30000, 'the workspace run');
+      const shown = await until(async () => {
+        const v = await viewerPage();
+        return !v.pending && v.runHeaderShown && v;
+      }, 30000, 'the run instead of the card');
+      assert.strictEqual(shown.pending, null);
+      // The notification cannot be withdrawn: its "Use it" now only saves the setting for the next runs, and says so.
+      await clickNotificationButton('as a check?', 'Use it');
+      await until(() => (vscode.workspace.getConfiguration('massgen', rootUri()).inspect('checks').workspaceValue || [])[0] === 'pytest', 15000, 'massgen.checks saved');
+      await until(async () => (await notificationTexts()).some((t) => /“pytest” is saved as a check \(massgen\.checks\) for the next runs; the run that already started goes on without it/.test(t)), 15000, 'the late answer explained');
+      const result = await run.result;
+      assert.strictEqual(result.winnerLabel, 'agent1.1');
+      assert.deepStrictEqual(run.state.checks, {}, 'this run goes on without checks');
+      await discardPreview(running);
+    } finally {
+      fs.rmSync(pytestIni(), { force: true });
+    }
   });
 
   it('massgen.verification off: no suggestion (checks were turned off on purpose), and the run goes on', async function () {
