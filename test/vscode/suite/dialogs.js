@@ -1,21 +1,33 @@
-// VS Code's modal dialogs (showWarningMessage with { modal: true }) as a person answers them: the workbench's dialog
-// box, its message and its buttons.
+// VS Code's modal dialogs (showWarningMessage with { modal: true }). While extension tests run, the workbench refuses
+// to show them ("DialogService: refused to show dialog in tests": the call rejects with the dialog's text), so a test
+// answers one here as the user would, by the button's label, and sees the message and buttons it was shown with.
 'use strict';
-const { playwright } = require('./helpers');
+const vscode = require('vscode');
 
-/** Waits for a modal dialog whose text contains `text`, clicks its button `button`; returns the dialog's text. */
-function answerDialog(text, button, timeoutMs = 20000) {
-  return playwright(async ({ page, sleep }, a) => {
-    const box = page.locator('.monaco-dialog-box').filter({ hasText: a.text }).first();
-    await box.waitFor({ state: 'visible', timeout: a.timeoutMs });
-    await sleep(200);
-    const shown = await box.innerText();
-    await box.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${a.button}\\s*$`) }).first().click();
-    return shown;
-  }, { text, button, timeoutMs }, timeoutMs + 30000);
+/**
+ * Answers the next modal warning whose message contains `text` with `button` (undefined: the user cancelled), in
+ * place of the dialog VS Code will not show in tests. Resolves to { message, detail, buttons } once it was asked.
+ * Every other call goes to VS Code as usual; `restore()` undoes it if the dialog never came.
+ */
+function answerNextModal(text, button) {
+  const window = vscode.window;
+  const original = window.showWarningMessage;
+  let restore;
+  const asked = new Promise((resolve) => {
+    restore = () => {
+      window.showWarningMessage = original;
+    };
+    window.showWarningMessage = function (message, ...rest) {
+      const options = rest[0];
+      if (typeof message === 'string' && message.includes(text) && options && typeof options === 'object' && options.modal) {
+        restore();
+        resolve({ message, detail: options.detail, buttons: rest.slice(1) });
+        return Promise.resolve(button);
+      }
+      return original.call(this, message, ...rest);
+    };
+  });
+  return { asked, restore };
 }
 
-/** Whether a modal dialog is showing now. */
-const dialogShown = () => playwright(async ({ page }) => page.locator('.monaco-dialog-box').isVisible());
-
-module.exports = { answerDialog, dialogShown };
+module.exports = { answerNextModal };
