@@ -106,6 +106,9 @@ export interface SdkErrors<E extends Error> {
   fromApiError: (error: E) => ProviderError;
 }
 
+/** How every "the request never reached the server" message starts; unreachableServer reads it back. */
+const CANNOT_REACH = 'cannot reach ';
+
 /** Any failure of one request as a ProviderError; `signal` is the caller's, whose abort outranks any other reading. */
 export function toProviderError<E extends Error>(error: unknown, signal: AbortSignal, sdk: SdkErrors<E>): ProviderError {
   if (error instanceof ProviderError) return error;
@@ -161,8 +164,6 @@ export function unreachableError(where: string, error: unknown): ProviderError {
   if (port) return new ProviderError('invalid_request', `${CANNOT_REACH}${where}: ${port}`, { cause: error });
   return new ProviderError('network', `${CANNOT_REACH}${where}: ${describeNetworkCause(error)}`, { cause: error });
 }
-
-const CANNOT_REACH = 'cannot reach ';
 
 /**
  * The server and the reason of an agent's error that is a server it could not reach (the message unreachableError

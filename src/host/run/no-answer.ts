@@ -18,11 +18,11 @@ function openTeamSettings(): Thenable<unknown> {
 export async function showNoAnswer(result: Pick<RunResult, 'reason' | 'error'>, agents: RunState['agents']): Promise<void> {
   const { text, isError, serverDown } = noAnswer(result.reason, result.error ?? undefined, agents);
   if (!isError) {
-    void vscode.window.showInformationMessage(`MassGen: ${text}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0}', text));
     return;
   }
   if (!serverDown) {
-    void vscode.window.showErrorMessage(`MassGen: ${text}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', text));
     return;
   }
   const settings = vscode.l10n.t('Open Settings');
