@@ -159,14 +159,17 @@ describe('cli args: validate', () => {
 });
 
 describe('cli args: mcp', () => {
-  it('takes --approve-tools and nothing else', () => {
+  it('takes --approve-tools and --config FILE (the team for calls that name none)', () => {
     assert.deepEqual(parseCliArgs(['mcp']), { command: 'mcp', approveTools: false });
     assert.deepEqual(parseCliArgs(['mcp', '--approve-tools']), { command: 'mcp', approveTools: true });
+    assert.deepEqual(parseCliArgs(['mcp', '--config', 'team.yaml']), { command: 'mcp', approveTools: false, config: 'team.yaml' });
+    assert.deepEqual(parseCliArgs(['mcp', '-c', 'team.yaml', '--approve-tools']), { command: 'mcp', approveTools: true, config: 'team.yaml' });
   });
 
   it('a question or an unknown flag is a UsageError', () => {
     assert.throws(() => parseCliArgs(['mcp', 'What is 2+2?']), usageError(/massgen mcp takes no arguments/));
-    assert.throws(() => parseCliArgs(['mcp', '--config', 'x.yaml']), usageError(/Unknown option '--config'/));
+    assert.throws(() => parseCliArgs(['mcp', '--workspace', 'x']), usageError(/Unknown option '--workspace'/));
+    assert.throws(() => parseCliArgs(['mcp', '--config', ' ']), usageError(/--config needs a FILE/));
   });
 });
 
@@ -213,7 +216,8 @@ describe('cli args: help, version, unknown command', () => {
   it('the usage text documents both commands and the exit codes', () => {
     assert.match(USAGE, /massgen run \[--config FILE\]/);
     assert.match(USAGE, /massgen validate FILE/);
-    assert.match(USAGE, /massgen mcp \[--approve-tools\]/);
+    assert.match(USAGE, /massgen mcp \[--config FILE\] \[--approve-tools\]/);
+    assert.match(USAGE, /MASSGEN_CONFIG/);
     assert.match(USAGE, /Exit codes: 0 answer, 1 configuration or usage error, 2 execution error, 3 timeout, 4 interrupted\./);
   });
 });

@@ -35,8 +35,8 @@ export type CliCommand =
       verification?: 'off' | 'inform' | 'gate';
     }
   | { command: 'validate'; file: string }
-  /** A stdio MCP server (src/cli/mcp/); `approveTools` as for run. */
-  | { command: 'mcp'; approveTools: boolean }
+  /** A stdio MCP server (src/cli/mcp/); `approveTools` as for run; `config`: the team for calls that name none. */
+  | { command: 'mcp'; approveTools: boolean; config?: string }
   | { command: 'help' }
   | { command: 'version' }
   /** `massgen eval` and `massgen eval merge` (src/cli/eval/). */
@@ -50,7 +50,7 @@ export const USAGE = `Usage:
               [--check "COMMAND"]... [--verification off|inform|gate] [--notes-from-stdin] [--continue LOG_DIR]
               "QUESTION"
   massgen validate FILE
-  massgen mcp [--approve-tools]
+  massgen mcp [--config FILE] [--approve-tools]
 ${EVAL_USAGE}
   massgen --help | --version
 
@@ -79,7 +79,10 @@ Notes: while agents work, type a line on the terminal to send them a note (each 
 
 massgen mcp serves MassGen over MCP on stdin/stdout for agents (Claude Code, Cursor, VS Code, the Copilot CLI):
   the tools massgen_run {question, config?, workspace?, checks?} and massgen_status {log_dir}. It ends when the
-  client closes stdin. --approve-tools lets the runs' agents use tools that need approval, as for run.
+  client closes stdin. --config FILE (or MASSGEN_CONFIG=FILE) is the team for calls that name no config (a call's
+  config still wins); it is checked at start, and a bad one ends the server with exit 1. For Claude Code:
+  claude mcp add massgen -- massgen mcp --config /path/to/team.yaml
+  --approve-tools lets the runs' agents use tools that need approval, as for run.
 
 ${EVAL_HELP}
 
@@ -99,9 +102,11 @@ export function parseCliArgs(argv: string[]): CliCommand {
     return { command: 'validate', file: positionals[0] };
   }
   if (command === 'mcp') {
-    const { values, positionals } = parse(rest, { 'approve-tools': { type: 'boolean' } });
+    const { values, positionals } = parse(rest, { 'approve-tools': { type: 'boolean' }, config: { type: 'string', short: 'c' } });
     if (positionals.length) throw new UsageError(`massgen mcp takes no arguments (got '${positionals.join(' ')}'); its tools take the questions.`);
-    return { command: 'mcp', approveTools: Boolean(values['approve-tools']) };
+    const config = values.config as string | undefined;
+    if (config !== undefined && !config.trim()) throw new UsageError('--config needs a FILE.');
+    return { command: 'mcp', approveTools: Boolean(values['approve-tools']), ...(config ? { config } : {}) };
   }
   if (command === 'eval') return parseEvalArgs(rest, (message) => new UsageError(message));
   if (command !== 'run') throw new UsageError(`Unknown command '${command}'. Use 'massgen run "QUESTION"', 'massgen validate FILE' or 'massgen mcp'.`);

@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
         return await runCommand(cmd, io);
       case 'mcp':
         // Loaded only here: the MCP server SDK must not slow down `massgen run`'s start-up.
-        return await (await import('./mcp/server.js')).serveMcp({ approveTools: cmd.approveTools, cwd: io.cwd, env: io.env });
+        return await (await import('./mcp/server.js')).serveMcp({ approveTools: cmd.approveTools, config: cmd.config, cwd: io.cwd, env: io.env });
       case 'eval':
       case 'eval-merge':
         // Loaded only here, as the MCP server is: the eval loop and the report renderer stay out of `run`'s start-up.

@@ -31,4 +31,11 @@ describe('configYaml (what Open Config writes)', () => {
     const read = text.split('\n').filter((l) => !l.trimStart().startsWith('#')).join('\n');
     assert.ok(!/gpt-4\.1-mini|claude-haiku/.test(read), read);
   });
+
+  it('keeps a key pasted into massgen.agents out of the file (upstream-shaped entries are written as they are)', () => {
+    const text = configYaml({ agents: [{ id: 'gpt', backend: { type: 'openai', model: 'gpt-4.1-mini', api_key: 'sk-secret' } }] }, 'massgen.agents in your User settings');
+    assert.ok(!text.includes('sk-secret'), text);
+    const { config } = parseConfigText(text, 'config.yaml', {}, { requireKeys: false, host: 'vscode' });
+    assert.deepEqual(config.agents.map((a) => [a.id, a.backend.type, a.backend.model, a.backend.apiKeyEnv]), [['gpt', 'openai', 'gpt-4.1-mini', 'OPENAI_API_KEY']]);
+  });
 });

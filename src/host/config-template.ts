@@ -4,7 +4,7 @@
 // already has; the other providers are shown as comments only.
 
 import { stringify } from 'yaml';
-import { settingsToYamlObject, type MassGenSettings } from '../core/config/settings';
+import { inlineKeys, settingsToYamlObject, withoutInlineKeys, type MassGenSettings, type SettingsAgent } from '../core/config/settings';
 
 const EXAMPLES = `
 # More agents (add them under "agents:" above):
@@ -32,5 +32,7 @@ export function configYaml(settings: MassGenSettings, from: string): string {
     '# API keys: never here. Use "MassGen: Set API Key…" (VS Code\'s secret storage) or environment variables.',
     '',
   ].join('\n');
-  return `${header}${stringify(settingsToYamlObject(settings), { lineWidth: 0 })}${EXAMPLES}`;
+  // A key pasted into massgen.agents stays out of the file: it names the variable the key is looked up under instead.
+  const agents = withoutInlineKeys(settings.agents, inlineKeys(settings.agents)) as SettingsAgent[];
+  return `${header}${stringify(settingsToYamlObject({ ...settings, agents }), { lineWidth: 0 })}${EXAMPLES}`;
 }

@@ -1,6 +1,6 @@
-// MassGen: Open Config — opens the YAML file the team comes from; when there is none yet, writes one that starts as
-// the team that runs now (the massgen.agents setting, else the chat models a zero-config run picks) and says plainly
-// that the file takes over from there.
+// MassGen: Open Config — opens the YAML file the team comes from, without writing to it. When there is none yet it
+// asks first, since the file takes over the team: on Create it writes one that starts as the team that runs now (the
+// massgen.agents setting, else the chat models a zero-config run picks) and says plainly that the file decides now.
 
 import * as vscode from 'vscode';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -34,12 +34,19 @@ export async function openConfig(onCreated: () => void): Promise<void> {
   }
   if (!existsSync(file)) {
     const { from } = teamSource(settings);
+    const name = vscode.workspace.asRelativePath(file, false);
+    const create = vscode.l10n.t('Create');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Create a config file that will decide this workspace\'s team?'),
+      { modal: true, detail: vscode.l10n.t('{0} does not exist yet. It would start as your current team ({1}); while it exists it decides the team here instead of {1}.', name, from) },
+      create,
+    );
+    if (choice !== create) return;
     const agents = settings.agents.length ? settings.agents : await chatModelAgents();
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, configYaml({ ...settings, agents }, from));
     onCreated();
-    const name = vscode.workspace.asRelativePath(file, false);
-    void vscode.window.showInformationMessage(`MassGen: wrote ${name} with your current team (${agents.length} agents from ${from}). While the file exists it decides the team in this workspace, instead of ${from}; delete it to go back.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: wrote {0} with your current team ({1} agents from {2}). While the file exists it decides the team in this workspace, instead of {2}; delete it to go back.', name, agents.length, from));
   }
   await vscode.window.showTextDocument(vscode.Uri.file(file));
 }

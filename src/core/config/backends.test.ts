@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   inferBackendType, isLocalUrl, keyEnvForBaseUrl, keyRequirement, lookupBackend, resolveApiKey,
-  SUPPORTED_BACKEND_TYPES, unknownBackendMessage,
+  SUPPORTED_BACKEND_TYPES, unknownBackendMessage, closestBackendType,
 } from './backends';
 
 describe('backend registry', () => {
@@ -77,6 +77,11 @@ describe('unknownBackendMessage', () => {
 
   it('calls anything else unknown', () => {
     assert.match(unknownBackendMessage('foo'), /unknown backend type "foo"\. Supported types: openai/);
+  });
+
+  it('names the type a typo most likely meant, and none when nothing is close', () => {
+    assert.match(unknownBackendMessage('chatcompletions'), /unknown backend type "chatcompletions" \(did you mean chatcompletion\?\)/);
+    assert.deepEqual(['olama', 'opnai', 'Claud', 'gemini-ultra', 'foo'].map(closestBackendType), ['ollama', 'openai', 'claude', undefined, undefined]);
   });
 });
 

@@ -2,6 +2,7 @@
 // default base URL and where its API key comes from. Env var names and default URLs follow upstream MassGen
 // (massgen-upstream.md §3.3) so existing configs and shell setups keep working.
 
+import { editDistance } from './edit-distance';
 import type { ProviderFamily } from './types';
 
 export interface BackendSpec {
@@ -79,6 +80,23 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
   uitars: 'upstream has no uitars backend either (UI-TARS is one of its custom tools there); use an API backend',
 };
 
+/** Whether upstream knows `type` (a type we run, an agent program we refuse with advice, or one we explain). */
+export function isUpstreamType(type: string): boolean {
+  const t = type.toLowerCase();
+  return Object.hasOwn(BACKENDS, t) || Object.hasOwn(AGENT_PROGRAM_BACKENDS, t) || Object.hasOwn(UNSUPPORTED, t);
+}
+
+/** The supported type a typo most likely meant ("chatcompletions" → chatcompletion), if any is close. */
+export function closestBackendType(type: string): string | undefined {
+  const t = type.toLowerCase();
+  let best: { type: string; distance: number } | undefined;
+  for (const known of SUPPORTED_BACKEND_TYPES) {
+    const distance = known.startsWith(t) || t.startsWith(known) ? Math.abs(known.length - t.length) : editDistance(known, t);
+    if (!best || distance < best.distance) best = { type: known, distance };
+  }
+  return best && best.distance <= Math.max(1, Math.floor(t.length / 3)) ? best.type : undefined;
+}
+
 /** Backend types are case-insensitive, as upstream lower-cases them. */
 export function lookupBackend(type: string): BackendSpec | undefined {
   return Object.hasOwn(BACKENDS, type.toLowerCase()) ? BACKENDS[type.toLowerCase()] : undefined;
@@ -86,7 +104,8 @@ export function lookupBackend(type: string): BackendSpec | undefined {
 
 export function unknownBackendMessage(type: string): string {
   const reason = UNSUPPORTED[type.toLowerCase()];
-  const head = reason ? `backend type "${type}": ${reason}.` : `unknown backend type "${type}".`;
+  const near = reason ? undefined : closestBackendType(type);
+  const head = reason ? `backend type "${type}": ${reason}.` : `unknown backend type "${type}"${near ? ` (did you mean ${near}?)` : ''}.`;
   return `${head} Supported types: ${SUPPORTED_BACKEND_TYPES.join(', ')}`;
 }
 

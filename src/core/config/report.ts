@@ -4,6 +4,7 @@
 
 import { isMap, isNode, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import { z } from 'zod';
+import { editDistance } from './edit-distance';
 import { RENAMED } from './schema';
 
 export interface ConfigIssue {
@@ -21,6 +22,11 @@ export function formatIssue(issue: ConfigIssue): string {
   return `${where}: ${issue.message}`;
 }
 
+/** An issue under the "N problems in FILE:" header: without the file name again when it has no line to add. */
+function listed(issue: ConfigIssue, file: string): string {
+  return issue.file === file && issue.line === undefined ? issue.message : formatIssue(issue);
+}
+
 export class ConfigError extends Error {
   readonly issues: ConfigIssue[];
 
@@ -28,7 +34,7 @@ export class ConfigError extends Error {
     const sorted = [...issues].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     super(sorted.length === 1
       ? formatIssue(sorted[0])
-      : `${sorted.length} problems in ${sorted[0].file}:\n${sorted.map((i) => `  ${formatIssue(i).replace(/\n/g, '\n    ')}`).join('\n')}`);
+      : `${sorted.length} problems in ${sorted[0].file}:\n${sorted.map((i) => `  ${listed(i, sorted[0].file).replace(/\n/g, '\n    ')}`).join('\n')}`);
     this.name = 'ConfigError';
     this.issues = sorted;
   }
@@ -128,20 +134,6 @@ export function check<T>(schema: z.ZodType<T>, value: unknown, at: Path, report:
     report.error(path, `${showPath(path)}: ${zodMessage(issue, path)}`);
   }
   return undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = row[j];
-      row[j] = next;
-    }
-  }
-  return row[b.length];
 }
 
 export function warnUnknownKeys(value: unknown, known: readonly string[], upstream: readonly string[], at: Path, report: Report): void {

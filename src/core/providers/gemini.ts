@@ -5,7 +5,7 @@
 // The SDK throws one error class (ApiError, with the JSON body as its message and no headers) and plain Errors for
 // everything else, so the fetch it is given records the response headers (retry-after) and marks connection failures.
 import type { Content, FunctionCallingConfigMode, GenerateContentConfig, GenerateContentResponse, GoogleGenAI as Client, Part, Tool } from '@google/genai' with { 'resolution-mode': 'import' };
-import { callId, describeNetworkCause, kindForStatus, PLACEHOLDER_KEY, redact, statusError } from './http-errors';
+import { callId, describeNetworkCause, kindForStatus, PLACEHOLDER_KEY, redact, statusError, unreachableError } from './http-errors';
 import { toolInput, toTurns, type Turn } from './turns';
 import { CACHE_POLICIES } from '../usage/cache';
 import type { BuiltinTool } from '../config/types';
@@ -201,7 +201,7 @@ export class GeminiProvider implements ModelProvider {
     if (signal.aborted) return new ProviderError('aborted', `request to ${this.shownUrl} was aborted`);
     const at = `${this.model} @ ${this.shownUrl}`;
     if (error instanceof ConnectionFailure) {
-      return new ProviderError('network', `cannot reach ${this.shownUrl}: ${describeNetworkCause(error.cause)}`, { cause: error.cause });
+      return unreachableError(this.shownUrl, error.cause);
     }
     if (error instanceof ApiError) {
       const body = parseErrorBody(error.message);

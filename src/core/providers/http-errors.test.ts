@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { callId, parseRetryAfter, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
+import { callId, parseRetryAfter, redact, statusError, toProviderError, unreachableError, unreachableServer, type SdkErrors } from './http-errors';
 import { ProviderError } from './types';
 
 describe('provider HTTP errors', () => {
@@ -41,6 +41,18 @@ describe('provider HTTP errors', () => {
     assert.equal(redact('bad key sk-0123456789, really sk-0123456789', 'sk-0123456789'), 'bad key ***, really ***');
     assert.equal(redact('a bad answer', 'a'), 'a bad answer');
     assert.equal(redact('no key', undefined), 'no key');
+  });
+
+  it('says in words that fetch refuses a port (9, 6000…), and does not retry it; names the server it could not reach', async () => {
+    const refused = await fetch('http://127.0.0.1:9/v1').then(() => undefined, (e: unknown) => e);
+    const err = unreachableError('http://127.0.0.1:9/v1', refused);
+    assert.equal(err.message, 'cannot reach http://127.0.0.1:9/v1: port 9 is one the network library refuses to use; pick another port');
+    assert.equal(err.retryable, false);
+    assert.deepEqual(unreachableServer(err.message), { url: 'http://127.0.0.1:9/v1', reason: 'port 9 is one the network library refuses to use; pick another port' });
+    const down = unreachableError('http://localhost:1/v1', Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }));
+    assert.equal(down.kind, 'network');
+    assert.deepEqual(unreachableServer(down.message), { url: 'http://localhost:1/v1', reason: 'connection refused' });
+    assert.equal(unreachableServer('HTTP 401 from http://x/v1: bad key'), undefined);
   });
 
   it('makes tool-call ids with the provider’s prefix', () => {

@@ -106,6 +106,9 @@ export interface SdkErrors<E extends Error> {
   fromApiError: (error: E) => ProviderError;
 }
 
+/** How every "the request never reached the server" message starts; unreachableServer reads it back. */
+const CANNOT_REACH = 'cannot reach ';
+
 /** Any failure of one request as a ProviderError; `signal` is the caller's, whose abort outranks any other reading. */
 export function toProviderError<E extends Error>(error: unknown, signal: AbortSignal, sdk: SdkErrors<E>): ProviderError {
   if (error instanceof ProviderError) return error;
@@ -114,11 +117,9 @@ export function toProviderError<E extends Error>(error: unknown, signal: AbortSi
     return new ProviderError('aborted', `request to ${where} was aborted`);
   }
   if (error instanceof classes.connectionTimeout) {
-    return new ProviderError('network', `cannot reach ${where}: no response within ${HEADERS_TIMEOUT_MS / 1000}s`, { cause: error });
+    return new ProviderError('network', `${CANNOT_REACH}${where}: no response within ${HEADERS_TIMEOUT_MS / 1000}s`, { cause: error });
   }
-  if (error instanceof classes.connection) {
-    return new ProviderError('network', `cannot reach ${where}: ${describeNetworkCause(error)}`, { cause: error });
-  }
+  if (error instanceof classes.connection) return unreachableError(where, error);
   if (error instanceof classes.api) return sdk.fromApiError(error);
   if (error instanceof SyntaxError) {
     return new ProviderError('unknown', `malformed stream ${sdk.streamUnit} from ${where}: ${redact(error.message, sdk.key)}`, { cause: error });
@@ -138,6 +139,41 @@ const NETWORK_REASONS: Record<string, string> = {
   UND_ERR_SOCKET: 'the server closed the connection',
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
 };
+
+/**
+ * Node's fetch refuses some ports outright (the WHATWG "bad ports": 9, 6000, 6667…) with a bare "bad port": say that
+ * in words; no retry can help, so it is not a network error the engine would retry.
+ */
+function refusedPort(error: unknown, where: string): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { message?: unknown }).message !== 'bad port') continue;
+    let port = '';
+    try {
+      port = new URL(where).port;
+    } catch {
+      // `where` is a URL for every provider; without one the sentence still holds.
+    }
+    return `port ${port || 'in the URL'} is one the network library refuses to use; pick another port`;
+  }
+  return undefined;
+}
+
+/** A request that never reached the server at `where`, as a ProviderError: "cannot reach URL: why". */
+export function unreachableError(where: string, error: unknown): ProviderError {
+  const port = refusedPort(error, where);
+  if (port) return new ProviderError('invalid_request', `${CANNOT_REACH}${where}: ${port}`, { cause: error });
+  return new ProviderError('network', `${CANNOT_REACH}${where}: ${describeNetworkCause(error)}`, { cause: error });
+}
+
+/**
+ * The server and the reason of an agent's error that is a server it could not reach (the message unreachableError
+ * and the headers timeout build), for the views to say it in one line with the URL.
+ */
+export function unreachableServer(error: string): { url: string; reason: string } | undefined {
+  if (!error.startsWith(CANNOT_REACH)) return undefined;
+  const m = /^(\S+?): (.+)$/s.exec(error.slice(CANNOT_REACH.length));
+  return m ? { url: m[1], reason: m[2] } : undefined;
+}
 
 /** Why a connection failed, in words a user can act on: the most telling reason along the cause chain. */
 export function describeNetworkCause(error: unknown): string {

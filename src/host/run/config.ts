@@ -13,6 +13,7 @@ import type { MassGenConfig } from '../../core/config/types';
 import type { KeyStore } from '../keys';
 import { applyRunChecks } from './checks-settings';
 import { configFileFor } from './config-file';
+import { offerToMoveSettingsKeys } from './settings-keys';
 
 /** A required key is missing; the UI offers "Set API Key" for `envVar`. */
 export class MissingKeyError extends Error {
@@ -136,6 +137,8 @@ function loadTeam(source: TeamSource): RunConfig {
 /** The config for a run; throws ConfigError (bad config) or MissingKeyError with messages fit for a notification. */
 export async function resolveRunConfig(keys: KeyStore, workspaceFolder?: vscode.Uri): Promise<RunConfig> {
   const run = loadTeamConfig(teamSource(), workspaceFolder);
+  // Not awaited: the run goes on with the key where it is while the user decides.
+  if (run.source === 'settings') void offerToMoveSettingsKeys(keys);
   if (run.kind === 'configured') await fillKeys(run.config, keys);
   return run;
 }

@@ -9,8 +9,9 @@ import type { RunState } from '../../core/engine/run-state';
 import type { RunSession } from '../../core/run/session';
 import { errorMessage } from '../../core/util/errors';
 import { NoChatModelsError } from '../lm/models';
-import { MissingKeyError } from './config';
-import { consensusOf, endingNote, noAnswer } from './outcome';
+import { MissingKeyError, teamSource } from './config';
+import { showNoAnswer } from './no-answer';
+import { consensusOf, endingNote } from './outcome';
 import { captureTarget, type RunPreviews } from './previews';
 import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
@@ -36,20 +37,17 @@ async function askInstruction(memento: vscode.Memento): Promise<string | undefin
   return value;
 }
 
-/** Shows a run error as an actionable notification. */
+/** Shows why a run could not start as a notification whose buttons fix it (a button that cannot help is left out). */
 export async function reportStartError(err: unknown): Promise<void> {
   if (err instanceof MissingKeyError) {
-    const set = 'Set API Key';
+    const set = vscode.l10n.t('Set API Key');
     if ((await vscode.window.showErrorMessage(`MassGen: ${err.message}`, set)) === set) await vscode.commands.executeCommand('massgen.setApiKey', err.envVar);
     return;
   }
   if (err instanceof NoChatModelsError) return offerFix({ text: err.message, fix: 'settings' });
-  if (err instanceof ConfigError) {
-    const open = 'Open Settings';
-    if ((await vscode.window.showErrorMessage(`MassGen configuration: ${err.message}`, open)) === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'massgen');
-    return;
-  }
-  void vscode.window.showErrorMessage(`MassGen: ${errorMessage(err)}`);
+  if (err instanceof ConfigError) return offerFix({ text: err.message, fix: teamSource().source === 'file' ? 'openConfig' : 'settings' });
+  const log = vscode.l10n.t('Show Log');
+  if ((await vscode.window.showErrorMessage(`MassGen: ${errorMessage(err)}`, log)) === log) await vscode.commands.executeCommand('massgen.showLog');
 }
 
 function progressMessage(event: RunEvent, s: RunState): string | undefined {
@@ -122,9 +120,7 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
       deps.previews.register(run.id, captured);
       const result = await run.result;
       if (result.finalAnswer === null) {
-        const { text, isError } = noAnswer(result.reason, result.error);
-        if (isError) void vscode.window.showErrorMessage(`MassGen: ${text}`);
-        else void vscode.window.showInformationMessage(`MassGen: ${text}`);
+        void showNoAnswer(result, run.state.agents);
         return;
       }
       // Says itself why when there is no code for the file (the answer stays in the vote viewer).

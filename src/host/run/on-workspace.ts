@@ -12,7 +12,8 @@ import { verificationInWords } from '../../protocol/checks';
 import { loadTeamConfig, teamSource } from './config';
 import { reportStartError } from './on-selection';
 import { folderFiles, suggestCheck } from './suggest-checks';
-import { consensusOf, endingNote, noAnswer } from './outcome';
+import { showNoAnswer } from './no-answer';
+import { consensusOf, endingNote } from './outcome';
 import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
 import { firstAnswer, type PendingRuns } from './pending-run';
@@ -225,9 +226,7 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
   if (!done) return;
   const { run, result } = done;
   if (result.finalAnswer === null) {
-    const { text, isError } = noAnswer(result.reason, result.error);
-    if (isError) void vscode.window.showErrorMessage(`MassGen: ${text}`);
-    else void vscode.window.showInformationMessage(`MassGen: ${text}`);
+    void showNoAnswer(result, run.state.agents);
     return;
   }
   const files = result.change?.files.length ?? 0;

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { endingNote, noAnswer } from './outcome';
 
+const failed = (error: string) => ({ status: 'failed' as const, error });
+
 describe('outcome wording (notifications and chat)', () => {
   it('a cancel reads as the user\'s own choice and proposes no answer', () => {
     assert.equal(endingNote('cancelled'), 'you cancelled, so the best answer so far won');
@@ -15,5 +17,15 @@ describe('outcome wording (notifications and chat)', () => {
     assert.equal(endingNote('consensus', { failed: 1, agents: 3 }), undefined, 'two agents agreeing is a consensus');
     assert.deepEqual(noAnswer('all_failed', 'Every agent failed.'), { text: 'No answer: Every agent failed.', isError: true });
     assert.ok(!/ended by|_/.test(endingNote('max_rounds') ?? ''));
+  });
+
+  it('servers that cannot be reached are one line with their URLs, not a failure per agent', () => {
+    const refused = 'cannot reach http://localhost:9/v1: port 9 is one the network library refuses to use; pick another port';
+    const down = noAnswer('all_failed', `Every agent failed.\n  a: ${refused}\n  b: ${refused}`, [failed(refused), failed(refused)]);
+    assert.deepEqual(down, { text: `No answer: ${refused}.`, isError: true, serverDown: true });
+    const two = noAnswer('all_failed', 'Every agent failed.', [failed('cannot reach http://a:1/v1: connection refused'), failed('cannot reach http://b:2/v1: connection refused')]);
+    assert.equal(two.text, 'No answer: cannot reach http://a:1/v1, http://b:2/v1: connection refused.');
+    const mixed = noAnswer('all_failed', 'Every agent failed.\n  a: x\n  b: y', [failed('cannot reach http://a:1/v1: connection refused'), failed('HTTP 401: bad key')]);
+    assert.equal(mixed.serverDown, undefined, 'another failure keeps the per-agent lines');
   });
 });

@@ -3,6 +3,7 @@
 
 import type { EndReason } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
+import { unreachableServer } from '../../core/providers/http-errors';
 import { runErrorInWords } from '../../protocol/failure-words';
 
 /** What else decides how a consensus reads: a tie broken by agent order, or agents that failed. */
@@ -47,9 +48,30 @@ export function consensusOf(state: Pick<RunState, 'winner' | 'agents'>): Consens
   return { tieBreak: state.winner?.tieBreak ?? false, failed: state.agents.filter((a) => a.status === 'failed').length, agents: state.agents.length };
 }
 
-/** A run without an answer: what to say, and whether it is an error (a cancel is not). */
-export function noAnswer(reason: EndReason, error: string | undefined): { text: string; isError: boolean } {
+/**
+ * When every agent failed because it could not reach its server: one line with the servers' URLs and why ("cannot
+ * reach http://localhost:8000/v1: connection refused"), in place of a failure per agent.
+ */
+export function serversDown(agents: readonly Pick<RunState['agents'][number], 'status' | 'error'>[]): string | undefined {
+  const failed = agents.filter((a) => a.status === 'failed');
+  const down = failed.map((a) => (a.error ? unreachableServer(a.error) : undefined));
+  if (failed.length === 0 || failed.length < agents.length || down.some((d) => !d)) return undefined;
+  const unique = (xs: string[]) => [...new Set(xs)].join(', ');
+  return `cannot reach ${unique(down.map((d) => d!.url))}: ${unique(down.map((d) => d!.reason))}`;
+}
+
+/**
+ * A run without an answer: what to say, whether it is an error (a cancel is not), and whether the agents' servers
+ * were down (the fix is then where the team's URLs are set). `agents`: the run's agents as it ended.
+ */
+export function noAnswer(
+  reason: EndReason,
+  error: string | undefined,
+  agents: readonly Pick<RunState['agents'][number], 'status' | 'error'>[] = [],
+): { text: string; isError: boolean; serverDown?: true } {
   // A cancel proposes nothing, with or without answers so far (Answer now takes the best one).
   if (reason === 'cancelled') return { text: 'You cancelled the run, so no answer was chosen.', isError: false };
+  const down = reason === 'all_failed' ? serversDown(agents) : undefined;
+  if (down) return { text: `No answer: ${down}.`, isError: true, serverDown: true };
   return { text: `No answer: ${error ? runErrorInWords(error) : reason.replace(/_/g, ' ')}`, isError: true };
 }
