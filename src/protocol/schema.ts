@@ -81,7 +81,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ev('vote_cast', { vote: VoteRecordSchema }),
   ev('vote_invalidated', { voterId: str, targetLabel: str, reason: str }),
   ev('turn_failed', { agentId: str, error: str, cause: FailureCause, willRetry: bool }),
-  ev('agent_failed', { agentId: str, error: str, cause: FailureCause }),
+  ev('agent_failed', { agentId: str, error: str, cause: FailureCause, unreachable: z.optional(z.object({ url: str, reason: str })) }),
   ev('winner_selected', { agentId: str, label: str, votes: z.record(str, num), tieBreak: bool, basis: WinnerBasis, verification: z.optional(WinnerVerificationSchema) }),
   ev('final_started', { agentId: str, mode: Mode }),
   ev('final_answer', { agentId: str, label: str, content: str, mode: Mode, fallback: z.optional(str) }),
@@ -110,6 +110,7 @@ export const AgentStateSchema = z.object({
   error: z.nullable(str),
   // Runs stored before the field existed read as null.
   failureCause: z._default(z.nullable(FailureCause), null),
+  unreachable: z._default(z.nullable(z.object({ url: str, reason: str })), null),
   retry: z.nullable(z.object({ attempt: num, delayMs: num, at: num, error: str })),
   streamTail: str,
   reasoningTail: str,

@@ -2,7 +2,7 @@
 // they go to events.jsonl as they are, so they must never carry secrets.
 
 import type { Budget } from '../config/types';
-import type { Usage } from '../providers/types';
+import type { UnreachableServer, Usage } from '../providers/types';
 
 export type EndReason =
   | 'consensus'
@@ -145,7 +145,8 @@ export type RunEventBody =
   | { type: 'vote_cast'; vote: VoteRecord }
   | { type: 'vote_invalidated'; voterId: string; targetLabel: string; reason: string }
   | { type: 'turn_failed'; agentId: string; error: string; cause: FailureCause; willRetry: boolean }
-  | { type: 'agent_failed'; agentId: string; error: string; cause: FailureCause }
+  /** `unreachable`: the agent failed because its server could not be reached (typed, so views need not parse `error`). */
+  | { type: 'agent_failed'; agentId: string; error: string; cause: FailureCause; unreachable?: UnreachableServer }
   | { type: 'winner_selected'; agentId: string; label: string; votes: Record<string, number>; tieBreak: boolean; basis: 'current_votes' | 'latest_votes' | 'most_informed'; verification?: WinnerVerification }
   | { type: 'final_started'; agentId: string; mode: 'as_is' | 'synthesize' }
   | { type: 'final_answer'; agentId: string; label: string; content: string; mode: 'as_is' | 'synthesize'; fallback?: string }

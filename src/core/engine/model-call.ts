@@ -75,7 +75,7 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
         await sleep(delayMs, signal, ctx.clock);
         continue;
       }
-      agent.unavailable = { since: agent.unavailable?.since ?? ctx.clock.now(), error: error.message };
+      agent.unavailable = { since: agent.unavailable?.since ?? ctx.clock.now(), error: error.message, ...(error.unreachable ? { unreachable: error.unreachable } : {}) };
       const wasSettled = agent.settled;
       ctx.setSettled(agent, true);
       try {

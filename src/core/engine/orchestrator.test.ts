@@ -530,13 +530,17 @@ describe('orchestrator: failures', () => {
   });
 
   it('ends with a clear error when every agent fails', async () => {
-    const down: Script = () => ({ error: new ProviderError('network', 'cannot reach http://127.0.0.1:9/v1: connection refused') });
+    const unreachable = { url: 'http://127.0.0.1:9/v1', reason: 'connection refused' };
+    const down: Script = () => ({ error: new ProviderError('network', 'cannot reach http://127.0.0.1:9/v1: connection refused', { unreachable }) });
     const team = runTeam([member('a', down), member('b', down)], { retry: { maxAttemptsPerCall: 2, agentFailureBudget: 2 } });
     const result = await team.result;
     assert.equal(result.reason, 'all_failed');
     assert.equal(result.finalAnswer, null);
     assert.match(result.error!, /Every agent failed/);
     assert.match(result.error!, /a: cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
+    // The server each failed to reach travels typed, so the views name it without reading the text back.
+    assert.deepEqual(team.of('agent_failed').map((e) => e.unreachable), [unreachable, unreachable]);
+    assert.deepEqual(reduceEvents(team.events).agents.map((a) => a.unreachable), [unreachable, unreachable]);
   });
 
   it('an agent that answered and then failed can still win on its answer', async () => {

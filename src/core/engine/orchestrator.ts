@@ -143,7 +143,7 @@ export class Orchestrator {
     if (dueIn > 0) return dueIn;
     for (const a of running) {
       const seconds = Math.round((now - a.unavailable!.since) / 1000);
-      ctx.markFailed(a, `unavailable for ${seconds} s (${a.unavailable!.error}); the others agreed without it`, 'unavailable');
+      ctx.markFailed(a, `unavailable for ${seconds} s (${a.unavailable!.error}); the others agreed without it`, 'unavailable', a.unavailable!.unreachable);
       a.turnController?.abort();
     }
     return null;

@@ -9,6 +9,7 @@ import { Conversation } from './conversation-state';
 import { SharedPrefixGate } from './prefix-gate';
 import { BudgetGuard } from './budget';
 import type { EndReason, FailureCause, NoteUndeliveredReason, RunEvent, RunEventBody, VoteRecord } from './events';
+import type { UnreachableServer } from '../providers/types';
 import type { EngineAgent, RunOptions } from './ports';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 
@@ -42,7 +43,7 @@ export interface AgentRuntime {
    */
   notes: { pending: Note[]; delivered: Note[]; kept: Note[] };
   /** Waiting out a long provider back-off since this time (ms), with that provider's error; null when reachable. */
-  unavailable: { since: number; error: string } | null;
+  unavailable: { since: number; error: string; unreachable?: UnreachableServer } | null;
   turnController: AbortController | null;
   /** The model's server refused tool definitions: coordination calls go as JSON text instead. */
   textOnly: boolean;
@@ -178,12 +179,12 @@ export class RunContext {
     return this.agents.filter((a) => a !== agent && !a.failed && a.turnController !== null && a.spec.provider.description === backend && this.capReached(a) === voteOnly && a.spec.systemMessage === agent.spec.systemMessage).length;
   }
 
-  markFailed(agent: AgentRuntime, error: string, cause: FailureCause): void {
+  markFailed(agent: AgentRuntime, error: string, cause: FailureCause, unreachable?: UnreachableServer): void {
     if (agent.failed) return;
     agent.failed = true;
     agent.failure = error;
     agent.vote = null;
-    this.emit({ type: 'agent_failed', agentId: agent.spec.id, error, cause });
+    this.emit({ type: 'agent_failed', agentId: agent.spec.id, error, cause, ...(unreachable ? { unreachable } : {}) });
   }
 
   setSettled(agent: AgentRuntime, settled: boolean): void {

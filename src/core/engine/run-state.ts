@@ -1,7 +1,7 @@
 // The one reducer from RunEvents to RunState. Every view (CLI progress, status.json, the vote viewer, chat) reads
 // this state, so they cannot disagree about what happened.
 
-import type { Usage } from '../providers/types';
+import type { UnreachableServer, Usage } from '../providers/types';
 import type { Budget, FinalAnswerMode } from '../config/types';
 import { assertNever } from '../util/errors';
 import { COORDINATION_TOOLS } from './tool-names';
@@ -73,6 +73,8 @@ export interface AgentState extends AgentInfo {
   error: string | null;
   /** Why it failed, with `error`. */
   failureCause: FailureCause | null;
+  /** The server it failed to reach, when that is why it failed. */
+  unreachable: UnreachableServer | null;
   retry: { attempt: number; delayMs: number; at: number; error: string } | null;
   streamTail: string;
   reasoningTail: string;
@@ -200,6 +202,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         lastActivity: event.t,
         error: null,
         failureCause: null,
+        unreachable: null,
         retry: null,
         streamTail: '',
         reasoningTail: '',
@@ -286,6 +289,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         agent.status = 'failed';
         agent.error = event.error;
         agent.failureCause = event.cause;
+        agent.unreachable = event.unreachable ?? null;
         agent.currentVote = null;
         agent.retry = null;
       }

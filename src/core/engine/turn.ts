@@ -87,7 +87,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       const willRetry = retryable && agent.consecutiveFailures < ctx.retry.agentFailureBudget;
       ctx.emit({ type: 'turn_failed', agentId: agent.spec.id, error: message, cause, willRetry });
       if (!willRetry) {
-        ctx.markFailed(agent, message, cause);
+        ctx.markFailed(agent, message, cause, err instanceof ProviderError ? err.unreachable : undefined);
         return;
       }
       const delayMs = retryDelayMs(agent.consecutiveFailures, ctx.retry, undefined, ctx.options.random);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { callId, parseRetryAfter, redact, statusError, toProviderError, unreachableError, unreachableServer, type SdkErrors } from './http-errors';
+import { callId, parseRetryAfter, redact, statusError, toProviderError, unreachableError, type SdkErrors } from './http-errors';
 import { ProviderError } from './types';
 
 describe('provider HTTP errors', () => {
@@ -48,11 +48,11 @@ describe('provider HTTP errors', () => {
     const err = unreachableError('http://127.0.0.1:9/v1', refused);
     assert.equal(err.message, 'cannot reach http://127.0.0.1:9/v1: port 9 is one the network library refuses to use; pick another port');
     assert.equal(err.retryable, false);
-    assert.deepEqual(unreachableServer(err.message), { url: 'http://127.0.0.1:9/v1', reason: 'port 9 is one the network library refuses to use; pick another port' });
+    assert.deepEqual(err.unreachable, { url: 'http://127.0.0.1:9/v1', reason: 'port 9 is one the network library refuses to use; pick another port' });
     const down = unreachableError('http://localhost:1/v1', Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }));
     assert.equal(down.kind, 'network');
-    assert.deepEqual(unreachableServer(down.message), { url: 'http://localhost:1/v1', reason: 'connection refused' });
-    assert.equal(unreachableServer('HTTP 401 from http://x/v1: bad key'), undefined);
+    assert.deepEqual(down.unreachable, { url: 'http://localhost:1/v1', reason: 'connection refused' });
+    assert.equal(statusError(401, 'openai/m @ http://x/v1', 'bad key', undefined).unreachable, undefined);
   });
 
   it('makes tool-call ids with the provider’s prefix', () => {

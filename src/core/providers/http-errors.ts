@@ -106,9 +106,6 @@ export interface SdkErrors<E extends Error> {
   fromApiError: (error: E) => ProviderError;
 }
 
-/** How every "the request never reached the server" message starts; unreachableServer reads it back. */
-const CANNOT_REACH = 'cannot reach ';
-
 /** Any failure of one request as a ProviderError; `signal` is the caller's, whose abort outranks any other reading. */
 export function toProviderError<E extends Error>(error: unknown, signal: AbortSignal, sdk: SdkErrors<E>): ProviderError {
   if (error instanceof ProviderError) return error;
@@ -117,7 +114,7 @@ export function toProviderError<E extends Error>(error: unknown, signal: AbortSi
     return new ProviderError('aborted', `request to ${where} was aborted`);
   }
   if (error instanceof classes.connectionTimeout) {
-    return new ProviderError('network', `${CANNOT_REACH}${where}: no response within ${HEADERS_TIMEOUT_MS / 1000}s`, { cause: error });
+    return unreachable('network', where, `no response within ${HEADERS_TIMEOUT_MS / 1000}s`, error);
   }
   if (error instanceof classes.connection) return unreachableError(where, error);
   if (error instanceof classes.api) return sdk.fromApiError(error);
@@ -161,18 +158,12 @@ function refusedPort(error: unknown, where: string): string | undefined {
 /** A request that never reached the server at `where`, as a ProviderError: "cannot reach URL: why". */
 export function unreachableError(where: string, error: unknown): ProviderError {
   const port = refusedPort(error, where);
-  if (port) return new ProviderError('invalid_request', `${CANNOT_REACH}${where}: ${port}`, { cause: error });
-  return new ProviderError('network', `${CANNOT_REACH}${where}: ${describeNetworkCause(error)}`, { cause: error });
+  if (port) return unreachable('invalid_request', where, port, error);
+  return unreachable('network', where, describeNetworkCause(error), error);
 }
 
-/**
- * The server and the reason of an agent's error that is a server it could not reach (the message unreachableError
- * and the headers timeout build), for the views to say it in one line with the URL.
- */
-export function unreachableServer(error: string): { url: string; reason: string } | undefined {
-  if (!error.startsWith(CANNOT_REACH)) return undefined;
-  const m = /^(\S+?): (.+)$/s.exec(error.slice(CANNOT_REACH.length));
-  return m ? { url: m[1], reason: m[2] } : undefined;
+function unreachable(kind: ProviderErrorKind, url: string, reason: string, cause: unknown): ProviderError {
+  return new ProviderError(kind, `cannot reach ${url}: ${reason}`, { cause, unreachable: { url, reason } });
 }
 
 /** Why a connection failed, in words a user can act on: the most telling reason along the cause chain. */

@@ -111,18 +111,27 @@ export type ProviderErrorKind =
   | 'unknown';
 
 /** A provider failure, classified so the engine's retry policy can decide without knowing the SDK. */
+/** A server a request never reached: its URL and why, in words ("connection refused"). */
+export interface UnreachableServer {
+  url: string;
+  reason: string;
+}
+
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   readonly status?: number;
   /** Delay the server asked for (retry-after / retry-after-ms), in milliseconds. */
   readonly retryAfterMs?: number;
+  /** Set when the request never reached the server, so views can name it in one line. */
+  readonly unreachable?: UnreachableServer;
 
-  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown; unreachable?: UnreachableServer } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.unreachable = options.unreachable;
   }
 
   get retryable(): boolean {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { endingNote, noAnswer } from './outcome';
 
-const failed = (error: string) => ({ status: 'failed' as const, error });
+const failed = (unreachable: { url: string; reason: string } | null) => ({ status: 'failed' as const, unreachable });
 
 describe('outcome wording (notifications and chat)', () => {
   it('a cancel reads as the user\'s own choice and proposes no answer', () => {
@@ -20,12 +20,12 @@ describe('outcome wording (notifications and chat)', () => {
   });
 
   it('servers that cannot be reached are one line with their URLs, not a failure per agent', () => {
-    const refused = 'cannot reach http://localhost:9/v1: port 9 is one the network library refuses to use; pick another port';
-    const down = noAnswer('all_failed', `Every agent failed.\n  a: ${refused}\n  b: ${refused}`, [failed(refused), failed(refused)]);
-    assert.deepEqual(down, { text: `No answer: ${refused}.`, isError: true, serverDown: true });
-    const two = noAnswer('all_failed', 'Every agent failed.', [failed('cannot reach http://a:1/v1: connection refused'), failed('cannot reach http://b:2/v1: connection refused')]);
+    const port9 = { url: 'http://localhost:9/v1', reason: 'port 9 is one the network library refuses to use; pick another port' };
+    const down = noAnswer('all_failed', 'Every agent failed.\n  a: …\n  b: …', [failed(port9), failed(port9)]);
+    assert.deepEqual(down, { text: `No answer: cannot reach ${port9.url}: ${port9.reason}.`, isError: true, serverDown: true });
+    const two = noAnswer('all_failed', 'Every agent failed.', [failed({ url: 'http://a:1/v1', reason: 'connection refused' }), failed({ url: 'http://b:2/v1', reason: 'connection refused' })]);
     assert.equal(two.text, 'No answer: cannot reach http://a:1/v1, http://b:2/v1: connection refused.');
-    const mixed = noAnswer('all_failed', 'Every agent failed.\n  a: x\n  b: y', [failed('cannot reach http://a:1/v1: connection refused'), failed('HTTP 401: bad key')]);
+    const mixed = noAnswer('all_failed', 'Every agent failed.\n  a: x\n  b: y', [failed({ url: 'http://a:1/v1', reason: 'connection refused' }), failed(null)]);
     assert.equal(mixed.serverDown, undefined, 'another failure keeps the per-agent lines');
   });
 });

@@ -3,7 +3,6 @@
 
 import type { EndReason } from '../../core/engine/events';
 import type { RunState } from '../../core/engine/run-state';
-import { unreachableServer } from '../../core/providers/http-errors';
 import { runErrorInWords } from '../../protocol/failure-words';
 
 /** What else decides how a consensus reads: a tie broken by agent order, or agents that failed. */
@@ -52,12 +51,12 @@ export function consensusOf(state: Pick<RunState, 'winner' | 'agents'>): Consens
  * When every agent failed because it could not reach its server: one line with the servers' URLs and why ("cannot
  * reach http://localhost:8000/v1: connection refused"), in place of a failure per agent.
  */
-export function serversDown(agents: readonly Pick<RunState['agents'][number], 'status' | 'error'>[]): string | undefined {
+export function serversDown(agents: readonly Pick<RunState['agents'][number], 'status' | 'unreachable'>[]): string | undefined {
   const failed = agents.filter((a) => a.status === 'failed');
-  const down = failed.map((a) => (a.error ? unreachableServer(a.error) : undefined));
-  if (failed.length === 0 || failed.length < agents.length || down.some((d) => !d)) return undefined;
+  const down = failed.flatMap((a) => (a.unreachable ? [a.unreachable] : []));
+  if (failed.length === 0 || failed.length < agents.length || down.length < failed.length) return undefined;
   const unique = (xs: string[]) => [...new Set(xs)].join(', ');
-  return `cannot reach ${unique(down.map((d) => d!.url))}: ${unique(down.map((d) => d!.reason))}`;
+  return `cannot reach ${unique(down.map((d) => d.url))}: ${unique(down.map((d) => d.reason))}`;
 }
 
 /**
@@ -67,7 +66,7 @@ export function serversDown(agents: readonly Pick<RunState['agents'][number], 's
 export function noAnswer(
   reason: EndReason,
   error: string | undefined,
-  agents: readonly Pick<RunState['agents'][number], 'status' | 'error'>[] = [],
+  agents: readonly Pick<RunState['agents'][number], 'status' | 'unreachable'>[] = [],
 ): { text: string; isError: boolean; serverDown?: true } {
   // A cancel proposes nothing, with or without answers so far (Answer now takes the best one).
   if (reason === 'cancelled') return { text: 'You cancelled the run, so no answer was chosen.', isError: false };
