@@ -21,15 +21,21 @@ function slowFirst(base, firstMs) {
   };
 }
 
-/** Each model's `nth` request (1-based) waits `ms` before its first chunk: a note can arrive while it is decided. */
-function slowNth(base, nth, ms) {
+/**
+ * Holds the replies `which(model, n)` picks (n: that model's n-th request, 1-based) until `release()`: the test, not
+ * a delay, decides when they go, so a note sent meanwhile arrives while they are being decided on any machine.
+ */
+function held(base, which) {
   const count = new Map();
-  return async (request) => {
-    const reply = await base(request);
+  let open;
+  const gate = new Promise((resolve) => (open = resolve));
+  const handler = async (request) => {
     const model = request.body.model;
     count.set(model, (count.get(model) || 0) + 1);
-    return count.get(model) === nth && !('error' in reply) ? { ...reply, ttftMs: ms } : reply;
+    if (which(model, count.get(model))) await gate;
+    return base(request);
   };
+  return { handler, release: () => open() };
 }
 
 const text = (messages) => messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content || ''))).join('\n');
@@ -83,8 +89,9 @@ describe('Notes and Answer now (Run on Selection)', function () {
   });
 
   it('a note typed in the viewer and an @massgen message sent while the run goes reach a later request of each agent', async () => {
-    // The first replies take 25 s: on a loaded machine the chat may take several seconds to hand @massgen the message.
-    server = await fakes.startFakeOpenAI(slowFirst(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), { m1: 25000, m2: 25000 }));
+    // The first replies wait until both notes are in, however long the chat takes to hand @massgen the message.
+    const first = held(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), (_model, n) => n === 1);
+    server = await fakes.startFakeOpenAI(first.handler);
     await setAgents(team(server.baseUrl));
     await openSample();
     const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
@@ -114,6 +121,7 @@ describe('Notes and Answer now (Run on Selection)', function () {
     assert.match(reply, /still working on[\s\S]*went to its 2 agents as a note/);
     await screenshot('notes-chat-note-sent');
 
+    first.release();
     await running;
     assert.deepStrictEqual(run.state.notes.map((n) => [n.text, n.agentIds, n.changesTask]), [
       [fromViewer, ['alpha', 'beta'], false],
@@ -138,8 +146,9 @@ describe('Notes and Answer now (Run on Selection)', function () {
   });
 
   it('a note sent while every agent casts its final vote reaches them: they vote again having seen it, and after Done no note reads "not yet delivered"', async () => {
-    // Each model's second request is its vote: it takes 8 s, so the note goes out while both votes are being decided.
-    server = await fakes.startFakeOpenAI(slowNth(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), 2, 8000));
+    // Each model's second request is its vote: held until the note is in, so it goes out while both votes are decided.
+    const votes = held(fakes.coordinationScript({ m1: { answer: WINNER, voteFor: 'agent1' }, m2: { answer: LOSER, voteFor: 'agent1' } }), (_model, n) => n === 2);
+    server = await fakes.startFakeOpenAI(votes.handler);
     await setAgents(team(server.baseUrl));
     await openSample();
     const before = api.runs.latest;
@@ -153,6 +162,7 @@ describe('Notes and Answer now (Run on Selection)', function () {
     await typeNoteInViewer(late);
     await until(() => run.state.notes.length === 1, 10000, 'the note to reach the run');
     const sentAt = run.state.notes[0].t;
+    votes.release();
     await running;
 
     assert.strictEqual(run.state.endReason, 'consensus');
