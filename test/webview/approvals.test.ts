@@ -89,7 +89,7 @@ describeInChromium('vote viewer in Chromium: command approvals', function () {
       await eventually(async () => (await q.page.locator('.approval').count()) === 1, { what: 'the approval in the sidebar page' });
       await q.settle();
       // The narrow sidebar's roster says so too.
-      assert.equal(await q.page.locator(`.roster-row[aria-label^="${a.label} (${a.id}), waiting for approval"]`).count(), 1);
+      assert.equal(await q.page.locator(`.roster-row[aria-label^="${nameA}, waiting for approval"]`).count(), 1);
       await q.screenshotOf(`approvals-column-${theme}`, `article.agent[data-agent="${a.id}"]`);
       h.source.approvals.answerAll(() => true, 'deny');
       await waiting;
