@@ -75,6 +75,7 @@ export class App {
   private readonly content = h('div', { class: 'content' });
   /** The run about to start that waits for the user's answer: shown instead of the content until it has started. */
   private readonly pendingEl = h('div', { class: 'pending' });
+  private pending: PendingRun | null = null;
   private readonly runsBody = h('div');
   private readonly runsSection: HTMLDetailsElement;
   private readonly runsBadge: HTMLElement;
@@ -151,14 +152,26 @@ export class App {
         return;
       case 'approvals':
         this.approvals = m.approvals;
+        this.layoutPending();
         return this.showApprovals();
     }
   }
 
   private showPending(pending: PendingRun | null): void {
+    this.pending = pending;
     this.pendingEl.replaceChildren(...(pending ? [pendingCard(this.host, pending)] : []));
     setHidden(this.pendingEl, !pending);
-    setHidden(this.content, Boolean(pending));
+    this.layoutPending();
+  }
+
+  /**
+   * The coming run's card takes the page's place only when the page follows the latest run and that run is over
+   * with nothing waiting on the user; otherwise it sits above a live run, its approvals and its buttons.
+   */
+  private layoutPending(): void {
+    const shownId = this.shown?.id;
+    const busy = (this.view !== null && this.view.state.phase !== 'done') || this.approvals.some((a) => a.runId === shownId);
+    setHidden(this.content, Boolean(this.pending) && this.follow && !busy);
   }
 
   private sectionToggled(key: string, open: boolean): void {
@@ -192,7 +205,6 @@ export class App {
     this.setup = m.setup;
     this.follow = m.follow;
     this.host.saveUi({ runId: m.run?.id ?? null, follow: m.follow });
-    this.showPending(m.pending);
     this.disposePage();
     if (m.run) {
       const { view, ...shown } = m.run;
@@ -209,6 +221,7 @@ export class App {
       this.cursor.reset(null, 0);
       this.renderEmpty();
     }
+    this.showPending(m.pending);
     this.renderRuns();
     this.root.setAttribute('aria-busy', 'false');
     this.stats.lastSnapshotMs = performance.now() - started;

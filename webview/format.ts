@@ -1,6 +1,7 @@
 // Number, money, time and label formatting for the vote viewer. Pure (unit-tested in Node).
 
 import type { AnswerChange, ChangedFile, EndReason, RunPhase, RunState, UsageTotals } from '../src/protocol/state';
+export { agentName } from '../src/protocol/agent-name';
 
 export function tokens(n: number): string {
   if (n < 1000) return String(Math.round(n));
@@ -179,10 +180,6 @@ export function outcomeText(outcome: Exclude<Outcome, 'running'>, label: string)
   }
 }
 
-/** An agent as the user named it first (their id), its anonymous label after, unless the two are the same. */
-export function agentName(a: { id: string; label: string }): string {
-  return a.id === a.label ? a.id : `${a.id} (${a.label})`;
-}
 
 export function phase(p: RunPhase, round: number): string {
   switch (p) {

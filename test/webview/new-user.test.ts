@@ -221,6 +221,17 @@ describeInChromium('vote viewer: what a new user hits (issue 27)', function () {
     assert.match(await text(p, '.run-title'), /Add input validation \(app\)/);
   });
 
+  it('a run still going stays in sight under the checks card: its column, its buttons and what waits on the user', async () => {
+    const h = await harness();
+    await startRun(h, 'run-live', 'The live run', streaming);
+    const p = await open(h, { theme: 'dark', width: 320, height: 700 });
+    const card = h.source.pending.ask({ title: 'Add input validation (app)', command: 'npm test', why: 'package.json\'s test script (“node test.js”)' }, () => undefined);
+    await eventually(async () => (await p.page.locator('.pending-run').count()) === 1, { what: 'the pending run' });
+    assert.equal(await p.page.locator('.run-header').isVisible(), true, 'the live run is not hidden by the card');
+    assert.match(await text(p, '.run-header .run-title'), /The live run/);
+    card.dispose();
+  });
+
   it('a viewer showing an older run says which run it is and offers the latest once a newer one exists, finished or not', async () => {
     const h = await harness();
     await startRun(h, 'run-old', 'The older run', [...streaming, ...won]);

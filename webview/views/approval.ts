@@ -2,6 +2,7 @@
 // would run, and Allow / Allow for this run / Deny. These answer the same request as the notification (the host's
 // approval queue owns it): a request answered there, or whose run or agent stopped, leaves with the next message.
 
+import { agentName } from '../../src/protocol/agent-name';
 import type { PendingApproval } from '../../src/protocol/messages';
 import type { Badge } from '../derive';
 import type { Host } from '../bridge';
@@ -10,10 +11,6 @@ import { button, h, icon, setHidden } from '../dom';
 /** The column's status while a command waits: the agent is stopped on the user, not streaming. */
 export const APPROVAL_BADGE: Badge = { kind: 'waiting', text: 'waiting for approval', icon: 'shield', title: 'A command of this agent waits for your approval' };
 
-/** "claude (agent2)": the user's id first, the anonymous label as the tag. */
-function agentName(p: PendingApproval): string {
-  return p.agentId === p.label ? p.label : `${p.agentId} (${p.label})`;
-}
 
 export class ApprovalView {
   readonly el = h('div', { class: 'approvals', attrs: { role: 'region', 'aria-label': 'Commands waiting for your approval' } });
@@ -38,7 +35,7 @@ export class ApprovalView {
   }
 
   private request(r: PendingApproval): HTMLElement {
-    const name = agentName(r);
+    const name = agentName({ id: r.agentId, label: r.label });
     const answer = (choice: 'allow' | 'allowRun' | 'deny') => () => {
       // One click per request: the buttons go quiet until the host's next list takes the request out.
       el.querySelectorAll('vscode-button').forEach((b) => b.setAttribute('disabled', ''));

@@ -56,7 +56,7 @@ export class HeaderView {
       icon: 'debug-stop',
       secondary: true,
       label: 'Cancel the run',
-      title: 'Stop every agent; the best answer so far wins',
+      title: 'Stop every agent; no answer is chosen (Answer now takes the best so far)',
       onClick: () => this.host.post({ type: 'cancelRun', runId: this.runId }),
     });
     this.cancel.classList.add('cancel-run');
