@@ -161,7 +161,11 @@ export class AgentNotesView {
       icon: 'debug-continue',
       label: 'Continue with this note: a follow-up run with it',
       title: 'Start a follow-up run that carries this note (after this run\u2019s answer, if it has one)',
-      onClick: () => this.host.post({ type: 'continueWithNote', runId: this.runId, noteId }),
+      onClick: () => {
+        // One follow-up per note: the host starts it once anyway, the button says so at once.
+        b.setAttribute('disabled', '');
+        this.host.post({ type: 'continueWithNote', runId: this.runId, noteId });
+      },
     });
     b.classList.add('note-continue');
     return b;

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { noteFollowUp } from '../../core/run/continuation';
+import type { RunSession } from '../../core/run/session';
 import { oneLine } from '../../core/util/text';
 import type { RunManager } from './manager';
 import { workspaceInstructions } from './on-workspace';
@@ -17,19 +18,38 @@ export interface ContinueDeps {
   copiesDir: string;
 }
 
-/** Starts the follow-up of run `runId` with its note `noteId`; returns the new run's id. Throws in words. */
-export async function continueWithNote(deps: ContinueDeps, runId: string, noteId: string): Promise<string> {
+/** Follow-ups started, by run and note: a second click joins the first instead of paying for a second run. */
+const started = new WeakMap<RunSession, Map<string, Promise<string>>>();
+
+/** Starts the follow-up of run `runId` with its note `noteId` (once); returns the new run's id. Throws in words. */
+export function continueWithNote(deps: ContinueDeps, runId: string, noteId: string): Promise<string> {
   const run = deps.runs.find(runId);
-  if (!run) throw new Error(vscode.l10n.t('that run is no longer in this window'));
+  if (!run) return Promise.reject(new Error(vscode.l10n.t('that run is no longer in this window')));
+  const byNote = started.get(run) ?? new Map<string, Promise<string>>();
+  started.set(run, byNote);
+  let next = byNote.get(noteId);
+  if (!next) {
+    next = startFollowUp(deps, run, noteId);
+    byNote.set(noteId, next);
+    // A follow-up that did not start may be tried again.
+    next.catch(() => byNote.delete(noteId));
+  }
+  return next;
+}
+
+async function startFollowUp(deps: ContinueDeps, run: RunSession, noteId: string): Promise<string> {
   const note = run.state.notes.find((n) => n.id === noteId);
   if (!note) throw new Error(vscode.l10n.t('that note is not in this run'));
   // A note that came while the final answer was written is offered before the run has quite ended.
   const result = await run.result.catch(() => undefined);
-  const question = deps.runs.promptOf(runId) ?? run.state.question;
-  const follow = noteFollowUp({ question, answer: result?.finalAnswer ?? null, patch: result?.change?.patch }, note.text);
+  const answer = result?.finalAnswer ?? null;
+  // Without an answer the whole task is asked again (the selected code, attachments and copy instructions in it);
+  // after one, the user's words name the previous run and the answer carries the rest.
+  const question = answer === null ? run.state.question : (deps.runs.promptOf(run.id) ?? run.state.question);
+  const follow = noteFollowUp({ question, answer, patch: result?.change?.patch }, note.text);
   const folder = run.state.workspace?.source;
   const next = await deps.runs.start({
-    task: folder ? `${follow.task}\n\n${workspaceInstructions(basename(folder))}` : follow.task,
+    task: folder && answer !== null ? `${follow.task}\n\n${workspaceInstructions(basename(folder))}` : follow.task,
     title: oneLine(note.text, 60),
     prompt: note.text,
     ...(follow.continues ? { continues: follow.continues } : {}),
