@@ -1,10 +1,12 @@
 // Answers about a finished run from its record (the run's state and the agents it ran with), for the chat's
 // follow-ups "Explain the vote" and "Which agents ran?": what happened, not a new run that could cost calls and
-// disagree with what the user saw. Pure markdown builders (unit-tested in Node).
+// disagree with what the user saw. Pure markdown builders (no `vscode`: the translations come in as `l10n`), unit-tested
+// in Node.
 
 import type { RunState } from '../core/engine/run-state';
 import { oneLine } from '../core/util/text';
 import { failureInWords } from '../protocol/failure-words';
+import type { L10n } from './lm-tool/plan';
 import type { RanAgent } from './run/manager';
 
 const who = (state: RunState, id: string) => {
@@ -13,41 +15,53 @@ const who = (state: RunState, id: string) => {
 };
 
 /** How the winner was decided, in a sentence. */
-function decided(state: RunState): string {
+function decided(state: RunState, l10n: L10n): string {
   const w = state.winner;
-  if (!w) return state.endReason === 'cancelled' ? 'You cancelled the run, so nothing won.' : 'No answer won.';
+  if (!w) return state.endReason === 'cancelled' ? l10n.t('You cancelled the run, so nothing won.') : l10n.t('No answer won.');
   const count = w.votes[w.agentId] ?? 0;
+  const latest = w.basis === 'latest_votes';
   const by =
     w.basis === 'most_informed'
-      ? 'no vote could decide, so the answer written after seeing the most of the others was taken'
+      ? l10n.t('no vote could decide, so the answer written after seeing the most of the others was taken')
       : w.tieBreak
-        ? `the votes tied (${count} each), so agent order decided`
-        : `${count} vote${count === 1 ? '' : 's'}${w.basis === 'latest_votes' ? ', counting each agent\u2019s latest vote that still pointed at a current answer' : ''}`;
-  const cancelled = state.endReason === 'cancelled' ? ' You cancelled the run, so this was the best answer so far.' : '';
-  return `**${w.label}** (${w.agentId}'s answer) won: ${by}.${cancelled}`;
+        ? l10n.t('the votes tied ({0} each), so agent order decided', count)
+        : count === 1
+          ? latest
+            ? l10n.t('1 vote, counting each agent\u2019s latest vote that still pointed at a current answer')
+            : l10n.t('1 vote')
+          : latest
+            ? l10n.t('{0} votes, counting each agent\u2019s latest vote that still pointed at a current answer', count)
+            : l10n.t('{0} votes', count);
+  const won = l10n.t("**{0}** ({1}'s answer) won: {2}.", w.label, w.agentId, by);
+  return state.endReason === 'cancelled' ? `${won} ${l10n.t('You cancelled the run, so this was the best answer so far.')}` : won;
 }
 
 /** "Explain the vote": the winner, then every vote in order with its reason (the stale ones struck out), then who failed. */
-export function explainVote(state: RunState): string {
+export function explainVote(state: RunState, l10n: L10n): string {
   const votes = state.votes.map((v) => {
-    const line = `${who(state, v.voterId)} → **${v.targetLabel}**: ${oneLine(v.reason || '(no reason given)', 300)}`;
-    return v.stale ? `- ~~${line}~~ (no longer counted: ${v.staleReason ?? 'newer answers arrived'})` : `- ${line}`;
+    const line = `${who(state, v.voterId)} → **${v.targetLabel}**: ${oneLine(v.reason || l10n.t('(no reason given)'), 300)}`;
+    return v.stale ? `- ~~${line}~~ ${l10n.t('(no longer counted: {0})', v.staleReason ?? l10n.t('newer answers arrived'))}` : `- ${line}`;
   });
-  const failed = state.agents.filter((a) => a.status === 'failed').map((a) => `- ${a.label} (${a.id}) failed: ${failureInWords(a.error ?? 'failed')}`);
+  const failed = state.agents
+    .filter((a) => a.status === 'failed')
+    .map((a) => `- ${l10n.t('{0} ({1}) failed: {2}', a.label, a.id, failureInWords(a.error ?? 'failed'))}`);
   return [
-    decided(state),
+    decided(state, l10n),
     '',
-    votes.length ? `The votes, in the order they were cast (agentK.M is agentK's M-th answer):\n\n${votes.join('\n')}` : 'No agent voted.',
+    votes.length ? `${l10n.t("The votes, in the order they were cast (agentK.M is agentK's M-th answer):")}\n\n${votes.join('\n')}` : l10n.t('No agent voted.'),
     ...(failed.length ? ['', failed.join('\n')] : []),
   ].join('\n');
 }
 
 /** "Which agents ran?": each agent's label, id, model, provider and persona as it ran. */
-export function agentsThatRan(state: RunState, agents: readonly RanAgent[] | undefined): string {
+export function agentsThatRan(state: RunState, agents: readonly RanAgent[] | undefined, l10n: L10n): string {
   const rows = state.agents.map((a) => {
     const ran = agents?.find((x) => x.id === a.id);
-    const persona = ran?.persona ? `, persona: _${ran.persona}_` : '';
-    return `- **${a.label}** (${a.id}): ${a.model} via ${ran?.provider ?? a.provider}${persona}${a.status === 'failed' ? ' — failed' : ''}`;
+    const how = l10n.t('{0} via {1}', a.model, ran?.provider ?? a.provider);
+    const persona = ran?.persona ? `, ${l10n.t('persona: _{0}_', ran.persona)}` : '';
+    const failed = a.status === 'failed' ? ` — ${l10n.t('failed')}` : '';
+    return `- **${a.label}** (${a.id}): ${how}${persona}${failed}`;
   });
-  return `${state.agents.length} agent${state.agents.length === 1 ? '' : 's'} ran:\n\n${rows.join('\n')}`;
+  const ran = state.agents.length === 1 ? l10n.t('1 agent ran:') : l10n.t('{0} agents ran:', state.agents.length);
+  return `${ran}\n\n${rows.join('\n')}`;
 }

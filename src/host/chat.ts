@@ -25,7 +25,7 @@ import { consensusOf, endingNote, noAnswer } from './run/outcome';
 import { failureInWords } from '../protocol/failure-words';
 import { checksSummaryLine } from '../protocol/checks';
 import { escapeMarkdown } from './lm-tool/plan';
-import { offerCheck, pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions } from './run/on-workspace';
+import { offerCheck, pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions, type CheckOffer } from './run/on-workspace';
 import type { PreviousRun } from '../core/run/continuation';
 import { isNoteRequest, noteSentMarkdown, previousRunOf } from './chat-followup';
 
@@ -66,24 +66,27 @@ function editInstructions(paths: string[]): string {
   ].join('\n');
 }
 
-/** The folder an /edit without attachments works on; undefined (having said why in the chat) when there is none. */
-async function workspaceToEdit(stream: vscode.ChatResponseStream): Promise<{ uri: vscode.Uri; name: string } | undefined> {
+/**
+ * The folder an /edit without attachments works on; undefined (having said why in the chat) when there is none.
+ * `started` is to be called once the run has started (or failed to): the vote viewer then shows the run in place of
+ * the check suggestion it asked there.
+ */
+async function workspaceToEdit(stream: vscode.ChatResponseStream, offer: CheckOffer): Promise<{ uri: vscode.Uri; name: string; started: () => void } | undefined> {
   if (!vscode.workspace.isTrusted) {
-    stream.markdown('`/edit` on the whole workspace needs a trusted workspace. Attach the files to change instead, e.g. `@massgen /edit rename parse #file:util.ts`.');
+    stream.markdown(vscode.l10n.t('`/edit` on the whole workspace needs a trusted workspace. Attach the files to change instead, e.g. `@massgen /edit rename parse #file:util.ts`.'));
     return undefined;
   }
   const folder = await pickWorkspaceFolder();
   if (!folder) {
-    stream.markdown('Open a folder first (the agents work on copies of it), or attach the files to change, e.g. `@massgen /edit rename parse #file:util.ts`.');
+    stream.markdown(vscode.l10n.t('Open a folder first (the agents work on copies of it), or attach the files to change, e.g. `@massgen /edit rename parse #file:util.ts`.'));
     return undefined;
   }
   const picked = folder instanceof vscode.Uri ? { uri: folder, name: folder.path.split('/').pop() ?? 'workspace' } : { uri: folder.uri, name: folder.name };
   if (!(await settleUnsavedFiles(picked.uri, picked.name))) {
-    stream.markdown('Cancelled: nothing ran.');
+    stream.markdown(vscode.l10n.t('Cancelled: nothing ran.'));
     return undefined;
   }
-  await offerCheck(picked.uri);
-  return picked;
+  return { ...picked, started: await offerCheck(picked.uri, offer) };
 }
 
 /**
@@ -118,7 +121,7 @@ function sendAsNote(request: vscode.ChatRequest, history: vscode.ChatContext['hi
     runs.note(request.prompt, { runId: run.id });
   } catch (err) {
     // The run ended (or lost its agents) a moment ago: the message starts a run of its own instead.
-    stream.markdown(`The run going could not take a note (${errorMessage(err)}), so this starts a new run.\n\n`);
+    stream.markdown(`${vscode.l10n.t('The run going could not take a note ({0}), so this starts a new run.', errorMessage(err))}\n\n`);
     return false;
   }
   // The agents were done already (the final answer is being written): the note is recorded as reaching no one.
@@ -128,8 +131,8 @@ function sendAsNote(request: vscode.ChatRequest, history: vscode.ChatContext['hi
     return true;
   }
   stream.markdown(noteSentMarkdown({ title: run.title, agents: run.state.agents.filter((a) => a.status !== 'failed').length || run.state.agents.length }));
-  button(stream, 'massgen.answerNow', 'Answer now', run.id);
-  button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
+  button(stream, 'massgen.answerNow', vscode.l10n.t('Answer now'), run.id);
+  button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
   return true;
 }
 
@@ -145,9 +148,10 @@ function tallyMarkdown(state: RunState): string {
     .map((a) => {
       const voters = state.agents.filter((v) => v.currentVote?.targetId === a.id).map((v) => v.label);
       const win = state.winner?.agentId === a.id ? ' ★' : '';
-      return `- **${a.latestAnswerLabel}**${win}: ${voters.length} vote${voters.length === 1 ? '' : 's'}${voters.length ? ` (${voters.join(', ')})` : ''} · ${a.model}`;
+      const votes = voters.length === 1 ? vscode.l10n.t('1 vote') : vscode.l10n.t('{0} votes', voters.length);
+      return `- **${a.latestAnswerLabel}**${win}: ${votes}${voters.length ? ` (${voters.join(', ')})` : ''} · ${a.model}`;
     });
-  return [...rows, '', '_agentK.M is agentK\'s M-th answer._'].join('\n');
+  return [...rows, '', `_${vscode.l10n.t("agentK.M is agentK's M-th answer.")}_`].join('\n');
 }
 
 /** The run the last @massgen answer in this chat was about (from its result's metadata). */
@@ -164,12 +168,16 @@ function answerFollowup(followup: string, history: vscode.ChatContext['history']
   const runId = lastRunId(history);
   const run = runId ? runs.find(runId) : undefined;
   if (!run) {
-    stream.markdown(runId ? 'That run is no longer in memory (VS Code was reloaded since it ran); its record is in the vote viewer\'s runs list.' : 'There is no MassGen run in this chat yet. Ask `@massgen` something first.');
-    if (runId) button(stream, 'massgen.showVoteViewer', 'Open vote viewer');
+    stream.markdown(
+      runId
+        ? vscode.l10n.t("That run is no longer in memory (VS Code was reloaded since it ran); its record is in the vote viewer's runs list.")
+        : vscode.l10n.t('There is no MassGen run in this chat yet. Ask `@massgen` something first.'),
+    );
+    if (runId) button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'));
     return {};
   }
-  stream.markdown(followup === FOLLOWUPS.explainVote ? explainVote(run.state) : agentsThatRan(run.state, runs.agentsOf(run.id)));
-  button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
+  stream.markdown(followup === FOLLOWUPS.explainVote ? explainVote(run.state, vscode.l10n) : agentsThatRan(run.state, runs.agentsOf(run.id), vscode.l10n));
+  button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
   return { metadata: { runId: run.id } satisfies ChatResultMeta };
 }
 
@@ -178,28 +186,34 @@ function narrate(event: RunEvent, state: RunState, stream: vscode.ChatResponseSt
   const who = (id: string) => state.agents.find((a) => a.id === id)?.label ?? id;
   switch (event.type) {
     case 'run_started':
-      stream.markdown(new vscode.MarkdownString(`Team: ${event.agents.map((a) => `${a.label} (${a.model})`).join(', ')}\n`));
+      stream.markdown(new vscode.MarkdownString(`${vscode.l10n.t('Team: {0}', event.agents.map((a) => `${a.label} (${a.model})`).join(', '))}\n`));
       break;
     case 'round_started':
-      stream.progress(event.round === 1 ? `${event.agentIds.length} agents are working on it…` : `Round ${event.round}: ${event.agentIds.length} agent(s) reviewing the answers…`);
+      stream.progress(
+        event.round === 1
+          ? vscode.l10n.t('{0} agents are working on it…', event.agentIds.length)
+          : event.agentIds.length === 1
+            ? vscode.l10n.t('Round {0}: 1 agent reviewing the answers…', event.round)
+            : vscode.l10n.t('Round {0}: {1} agents reviewing the answers…', event.round, event.agentIds.length),
+      );
       break;
     case 'answer_added':
-      stream.markdown(new vscode.MarkdownString(`\n\n**${event.label}** answered: ${oneLine(event.content, 160)}\n`));
+      stream.markdown(new vscode.MarkdownString(`\n\n${vscode.l10n.t('**{0}** answered: {1}', event.label, oneLine(event.content, 160))}\n`));
       break;
     case 'vote_cast':
-      stream.markdown(new vscode.MarkdownString(`\n- ${who(event.vote.voterId)} voted for **${event.vote.targetLabel}**: ${oneLine(event.vote.reason, 160)}\n`));
+      stream.markdown(new vscode.MarkdownString(`\n- ${vscode.l10n.t('{0} voted for **{1}**: {2}', who(event.vote.voterId), event.vote.targetLabel, oneLine(event.vote.reason, 160))}\n`));
       break;
     case 'vote_invalidated':
-      stream.markdown(new vscode.MarkdownString(`\n- ${who(event.voterId)}'s vote for ${event.targetLabel} no longer counts (${event.reason})\n`));
+      stream.markdown(new vscode.MarkdownString(`\n- ${vscode.l10n.t("{0}'s vote for {1} no longer counts ({2})", who(event.voterId), event.targetLabel, event.reason)}\n`));
       break;
     case 'retry':
-      stream.progress(`${who(event.agentId)} retrying in ${(event.delayMs / 1000).toFixed(0)} s…`);
+      stream.progress(vscode.l10n.t('{0} retrying in {1} s…', who(event.agentId), (event.delayMs / 1000).toFixed(0)));
       break;
     case 'agent_failed':
-      stream.markdown(new vscode.MarkdownString(`\n- ⚠️ ${who(event.agentId)} failed: ${oneLine(failureInWords(event.error), 200)}\n`));
+      stream.markdown(new vscode.MarkdownString(`\n- ⚠️ ${vscode.l10n.t('{0} failed: {1}', who(event.agentId), oneLine(failureInWords(event.error), 200))}\n`));
       break;
     case 'final_started':
-      stream.progress('Preparing the final answer…');
+      stream.progress(vscode.l10n.t('Preparing the final answer…'));
       break;
   }
 }
@@ -207,15 +221,18 @@ function narrate(event: RunEvent, state: RunState, stream: vscode.ChatResponseSt
 async function describeTeam(keys: KeyStore, stream: vscode.ChatResponseStream, command: 'config' | 'agents'): Promise<void> {
   const run = await resolveRunConfig(keys);
   if (run.kind === 'chat-models') {
-    stream.markdown('No agents are configured, so MassGen uses your VS Code chat models: the model selected in this chat first, then others that are available (or one model with three personas).\n');
+    stream.markdown(
+      `${vscode.l10n.t('No agents are configured, so MassGen uses your VS Code chat models: the model selected in this chat first, then others that are available (or one model with three personas).')}\n`,
+    );
   } else {
-    stream.markdown(`Agents from **${run.config.source}**:\n\n${run.config.agents.map((a) => `- \`${a.id}\`: ${a.backend.type} ${a.backend.model}`).join('\n')}\n`);
+    stream.markdown(`${vscode.l10n.t('Agents from **{0}**:', run.config.source)}\n\n${run.config.agents.map((a) => `- \`${a.id}\`: ${a.backend.type} ${a.backend.model}`).join('\n')}\n`);
   }
   if (command === 'config') {
     const o = run.config.orchestrator;
-    stream.markdown(`\nVoting: ${o.votingSensitivity}; answers per agent: ${o.maxNewAnswersPerAgent ?? 'unlimited'}; rounds: ${o.maxRounds}; final answer: ${o.finalAnswer}.\n`);
-    button(stream, 'massgen.openConfig', 'Open Config');
-    button(stream, 'workbench.action.openSettings', 'Settings', 'massgen');
+    const answers = o.maxNewAnswersPerAgent ?? vscode.l10n.t('unlimited');
+    stream.markdown(`\n${vscode.l10n.t('Voting: {0}; answers per agent: {1}; rounds: {2}; final answer: {3}.', o.votingSensitivity, answers, o.maxRounds, o.finalAnswer)}\n`);
+    button(stream, 'massgen.openConfig', vscode.l10n.t('Open Config'));
+    button(stream, 'workbench.action.openSettings', vscode.l10n.t('Settings'), 'massgen');
   }
 }
 
@@ -231,12 +248,12 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       try {
         await describeTeam(deps.keys, stream, request.command);
       } catch (err) {
-        stream.markdown(`Configuration problem: ${errorMessage(err)}`);
+        stream.markdown(vscode.l10n.t('Configuration problem: {0}', errorMessage(err)));
       }
       return { metadata: { command: request.command } satisfies ChatResultMeta };
     }
     if (!request.prompt.trim()) {
-      stream.markdown('Tell me what to do, e.g. `@massgen refactor #selection to use async/await`.');
+      stream.markdown(vscode.l10n.t('Tell me what to do, e.g. `@massgen refactor #selection to use async/await`.'));
       return {};
     }
     const followup = request.command ? undefined : Object.values(FOLLOWUPS).find((f) => f === request.prompt.trim());
@@ -244,8 +261,9 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
     if (sendAsNote(request, chatContext.history, deps.runs, stream)) return { metadata: { command: 'note' } satisfies ChatResultMeta };
     const attached = request.command === 'edit' ? await filesToEdit(request.references) : undefined;
     const files = attached?.seed.length ? attached : undefined;
+    const title = oneLine(request.prompt, 60);
     // /edit with nothing attached works on the whole workspace folder, each agent in its own copy.
-    const workspace = attached && !files ? await workspaceToEdit(stream) : undefined;
+    const workspace = attached && !files ? await workspaceToEdit(stream, { pending: { runs: deps.runs.pending, title } }) : undefined;
     if (attached && !files && !workspace) return {};
     // An /edit run gets the files in its own folders; quoting them in the prompt too would read them twice.
     const blocks = attached ? [] : (await Promise.all(request.references.map(referenceBlock))).filter((b) => b !== undefined);
@@ -268,7 +286,7 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       try {
         run = await deps.runs.start({
           task,
-          title: oneLine(request.prompt, 60),
+          title,
           prompt: request.prompt,
           signal: abort.signal,
           preferredModel: request.model,
@@ -279,16 +297,19 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
           onEvent: (event, state) => narrate(event, state, stream),
         });
       } catch (err) {
-        stream.markdown(`MassGen could not start: ${errorMessage(err)}`);
-        if (err instanceof MissingKeyError) button(stream, 'massgen.setApiKey', `Set ${err.envVar}`, err.envVar);
-        if (err instanceof ConfigError) button(stream, 'workbench.action.openSettings', 'Open Settings', 'massgen');
+        stream.markdown(vscode.l10n.t('MassGen could not start: {0}', errorMessage(err)));
+        if (err instanceof MissingKeyError) button(stream, 'massgen.setApiKey', vscode.l10n.t('Set {0}', err.envVar), err.envVar);
+        if (err instanceof ConfigError) button(stream, 'workbench.action.openSettings', vscode.l10n.t('Open Settings'), 'massgen');
         if (err instanceof NoChatModelsError) {
-          button(stream, 'workbench.action.openSettings', 'Configure agents', 'massgen.agents');
-          button(stream, 'massgen.setApiKey', 'Set API Key');
+          button(stream, 'workbench.action.openSettings', vscode.l10n.t('Configure agents'), 'massgen.agents');
+          button(stream, 'massgen.setApiKey', vscode.l10n.t('Set API Key'));
         }
         return { errorDetails: { message: errorMessage(err) } };
+      } finally {
+        workspace?.started();
       }
-      button(stream, 'massgen.answerNow', 'Answer now', run.id);
+
+      button(stream, 'massgen.answerNow', vscode.l10n.t('Answer now'), run.id);
       if (target) deps.previews.register(run.id, target);
       const root = vscode.workspace.workspaceFolders?.[0]?.uri;
       if (files) deps.previews.registerFiles(run.id, (path) => files.uris.get(path) ?? (root && vscode.Uri.joinPath(root, path)));
@@ -297,22 +318,28 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       const state = run.state;
       if (result.finalAnswer === null) {
         // One failure per line, as a list (markdown would run the lines together).
-        stream.markdown(`\n\n${noAnswer(result.reason, result.error).text.replace(/\n\s+/g, '\n- ')}`);
+        stream.markdown(`\n\n${noAnswer(result.reason, result.error, state.agents).text.replace(/\n\s+/g, '\n- ')}`);
         // A cancelled run proposes nothing, but its answers so far can still be read (and copied) in the viewer.
         if (state.answers.length > 0) button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
         return { metadata: { runId: run.id, winner: null } satisfies ChatResultMeta };
       }
       const winner = state.agents.find((a) => a.id === result.winnerId);
       const ending = endingNote(result.reason, consensusOf(state));
-      stream.markdown(new vscode.MarkdownString(`\n\n---\n\n### ${result.winnerLabel} wins (${winner?.model ?? ''})${ending ? `: ${ending}` : ''}\n\n`));
+      const wins = ending
+        ? vscode.l10n.t('{0} wins ({1}): {2}', result.winnerLabel ?? '', winner?.model ?? '', ending)
+        : vscode.l10n.t('{0} wins ({1})', result.winnerLabel ?? '', winner?.model ?? '');
+      stream.markdown(new vscode.MarkdownString(`\n\n---\n\n### ${wins}\n\n`));
       stream.markdown(new vscode.MarkdownString(result.finalAnswer));
-      stream.markdown(new vscode.MarkdownString(`\n\n${tallyMarkdown(state)}\n\n${state.usage.calls} model call(s) · ${state.usage.inputTokens + state.usage.outputTokens} tokens · ${costText(state.usage)}\n`));
+      const calls = state.usage.calls === 1 ? vscode.l10n.t('1 model call') : vscode.l10n.t('{0} model calls', state.usage.calls);
+      const tokens = vscode.l10n.t('{0} tokens', state.usage.inputTokens + state.usage.outputTokens);
+      stream.markdown(new vscode.MarkdownString(`\n\n${tallyMarkdown(state)}\n\n${calls} · ${tokens} · ${costText(state.usage)}\n`));
       // Workspace runs with checks: how each version and the winner stood against them (check names are the user's: text).
       const checks = checksSummaryLine(state);
       if (checks) stream.markdown(new vscode.MarkdownString(`\n${escapeMarkdown(checks)}\n`));
-      if (files || (workspace && result.change?.files.length)) button(stream, 'massgen.applyRun', 'Review and apply the changes…', run.id);
-      else if (target && codeForTarget(result.finalAnswer, target).code !== null) button(stream, 'massgen.previewRun', 'Apply to editor…', run.id);
-      button(stream, 'massgen.showVoteViewer', 'Open vote viewer', { runId: run.id });
+      if (files || (workspace && result.change?.files.length)) button(stream, 'massgen.applyRun', vscode.l10n.t('Review and apply the changes…'), run.id);
+      else if (target && codeForTarget(result.finalAnswer, target).code !== null) button(stream, 'massgen.previewRun', vscode.l10n.t('Apply to editor…'), run.id);
+      button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
+
       return { metadata: { runId: run.id, winner: result.winnerId, answer: result.finalAnswer.slice(0, MAX_HISTORY_CHARS) } satisfies ChatResultMeta };
     } finally {
       sub.dispose();

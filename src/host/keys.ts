@@ -43,30 +43,34 @@ export async function setApiKeyCommand(keys: KeyStore, preselect?: string): Prom
     providers.map(async (p) => ({
       label: p.env,
       description: p.types.join(', '),
-      detail: (await keys.isStored(p.env)) ? 'Stored in VS Code secret storage' : undefined,
+      detail: (await keys.isStored(p.env)) ? vscode.l10n.t('Stored in VS Code secret storage') : undefined,
       env: p.env,
     })),
   );
-  const picked = preselect ? items.find((i) => i.env === preselect) : await vscode.window.showQuickPick(items, { title: 'MassGen: Set API Key', placeHolder: 'Which provider key?' });
+  const picked = preselect
+    ? items.find((i) => i.env === preselect)
+    : await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MassGen: Set API Key'), placeHolder: vscode.l10n.t('Which provider key?') });
   if (!picked) return;
   const stored = await keys.isStored(picked.env);
   if (stored) {
-    const action = await vscode.window.showQuickPick(['Replace the key', 'Clear the key'], { title: `MassGen: ${picked.env}` });
+    const clear = vscode.l10n.t('Clear the key');
+    const action = await vscode.window.showQuickPick([vscode.l10n.t('Replace the key'), clear], { title: vscode.l10n.t('MassGen: {0}', picked.env) });
     if (!action) return;
-    if (action === 'Clear the key') {
+    if (action === clear) {
       await keys.clear(picked.env);
-      void vscode.window.showInformationMessage(`MassGen: ${picked.env} cleared.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0} cleared.', picked.env));
       return;
     }
   }
   const value = await vscode.window.showInputBox({
-    title: `MassGen: ${picked.env}`,
-    prompt: `Paste your ${picked.env}. It is kept in VS Code's secret storage, never in settings or logs.`,
+    title: vscode.l10n.t('MassGen: {0}', picked.env),
+    prompt: vscode.l10n.t("Paste your {0}. It is kept in VS Code's secret storage, never in settings or logs.", picked.env),
     password: true,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'The key is empty.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('The key is empty.')),
   });
   if (!value) return;
   await keys.set(picked.env, value.trim());
-  void vscode.window.showInformationMessage(`MassGen: ${picked.env} stored.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0} stored.', picked.env));
+
 }

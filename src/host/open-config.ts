@@ -24,12 +24,15 @@ export async function openConfig(onCreated: () => void): Promise<void> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const settings = readSettings();
   if (!settings.configFile.trim() && !vscode.workspace.isTrusted) {
-    void vscode.window.showInformationMessage('MassGen: this workspace is not trusted, so a .massgen/config.yaml in it would be ignored. Trust the workspace first, or set massgen.configFile in your User settings.');
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('MassGen: this workspace is not trusted, so a .massgen/config.yaml in it would be ignored. Trust the workspace first, or set massgen.configFile in your User settings.'),
+    );
     return;
   }
   const file = configFilePath(settings.configFile) ?? (root ? join(root, '.massgen', 'config.yaml') : undefined);
   if (!file) {
-    void vscode.window.showInformationMessage('MassGen: open a folder first; the config lives in .massgen/config.yaml of the workspace.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: open a folder first; the config lives in .massgen/config.yaml of the workspace.'));
+
     return;
   }
   if (!existsSync(file)) {

@@ -8,16 +8,18 @@ import type { RunState } from '../core/engine/run-state';
 import type { RunManager } from './run/manager';
 
 function progress(s: RunState): string {
-  if (s.phase === 'presenting') return 'final answer';
-  if (s.round === 0) return 'starting';
+  if (s.phase === 'presenting') return vscode.l10n.t('final answer');
+  if (s.round === 0) return vscode.l10n.t('starting');
   const live = s.agents.filter((a) => a.status !== 'failed');
   const voted = live.filter((a) => a.currentVote).length;
-  return `round ${s.round} · ${s.answers.length} answer${s.answers.length === 1 ? '' : 's'} · ${voted}/${live.length} voted`;
+  return s.answers.length === 1
+    ? vscode.l10n.t('round {0} · 1 answer · {1}/{2} voted', s.round, voted, live.length)
+    : vscode.l10n.t('round {0} · {1} answers · {2}/{3} voted', s.round, s.answers.length, voted, live.length);
 }
 
 export function runStatusItem(runs: RunManager): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('massgen.run', vscode.StatusBarAlignment.Left, 50);
-  item.name = 'MassGen run';
+  item.name = vscode.l10n.t('MassGen run');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const render = () => {
     clearTimeout(timer);
@@ -26,7 +28,8 @@ export function runStatusItem(runs: RunManager): vscode.Disposable {
     const run = active[active.length - 1];
     const waiting = runs.approvals.pending;
     if (waiting.length) {
-      item.text = `$(bell-dot) ${waiting.length === 1 ? vscode.l10n.t('MassGen · 1 approval waiting') : vscode.l10n.t('MassGen · {0} approvals waiting', waiting.length)}`;
+      // The icon ($(name)) stays in the text: a translation keeps it where its language puts it.
+      item.text = waiting.length === 1 ? vscode.l10n.t('$(bell-dot) MassGen · 1 approval waiting') : vscode.l10n.t('$(bell-dot) MassGen · {0} approvals waiting', waiting.length);
       item.tooltip = vscode.l10n.t('Agents wait for your approval to run commands. Click to answer in the vote viewer.');
       item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       item.command = { command: 'massgen.showVoteViewer', title: vscode.l10n.t('Open the vote viewer'), arguments: [{ runId: waiting[0].runId }] };
@@ -38,9 +41,16 @@ export function runStatusItem(runs: RunManager): vscode.Disposable {
       item.hide();
       return;
     }
-    item.text = `$(sync~spin) MassGen · ${progress(run.state)}`;
-    item.tooltip = `${run.title}${active.length > 1 ? ` (and ${active.length - 1} more run${active.length > 2 ? 's' : ''})` : ''}. Click to open the vote viewer.`;
-    item.command = { command: 'massgen.showVoteViewer', title: 'Open the vote viewer', arguments: [{ runId: run.id }] };
+    item.text = vscode.l10n.t('$(sync~spin) MassGen · {0}', progress(run.state));
+    const more = active.length - 1;
+    item.tooltip =
+      more === 0
+        ? vscode.l10n.t('{0}. Click to open the vote viewer.', run.title)
+        : more === 1
+          ? vscode.l10n.t('{0} (and 1 more run). Click to open the vote viewer.', run.title)
+          : vscode.l10n.t('{0} (and {1} more runs). Click to open the vote viewer.', run.title, more);
+    item.command = { command: 'massgen.showVoteViewer', title: vscode.l10n.t('Open the vote viewer'), arguments: [{ runId: run.id }] };
+
     item.show();
   };
   const schedule = () => (timer ??= setTimeout(render, 250));

@@ -23,9 +23,10 @@ const HISTORY_SIZE = 20;
 async function askInstruction(memento: vscode.Memento): Promise<string | undefined> {
   const history = memento.get<string[]>(HISTORY_KEY, []);
   const pick = vscode.window.createQuickPick();
-  pick.title = 'MassGen: Run on selection';
-  pick.placeholder = 'What should the agents do with the selection? (e.g. "Add input validation")';
-  pick.items = history.map((label) => ({ label, description: 'recent' }));
+  pick.title = vscode.l10n.t('MassGen: Run on selection');
+  pick.placeholder = vscode.l10n.t('What should the agents do with the selection? (e.g. "Add input validation")');
+  const recent = vscode.l10n.t('recent');
+  pick.items = history.map((label) => ({ label, description: recent }));
   pick.ignoreFocusOut = true;
   const value = await new Promise<string | undefined>((resolve) => {
     pick.onDidAccept(() => resolve((pick.selectedItems[0]?.label ?? pick.value).trim() || undefined));
@@ -41,29 +42,31 @@ async function askInstruction(memento: vscode.Memento): Promise<string | undefin
 export async function reportStartError(err: unknown): Promise<void> {
   if (err instanceof MissingKeyError) {
     const set = vscode.l10n.t('Set API Key');
-    if ((await vscode.window.showErrorMessage(`MassGen: ${err.message}`, set)) === set) await vscode.commands.executeCommand('massgen.setApiKey', err.envVar);
+    if ((await vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', err.message), set)) === set) await vscode.commands.executeCommand('massgen.setApiKey', err.envVar);
     return;
   }
   if (err instanceof NoChatModelsError) return offerFix({ text: err.message, fix: 'settings' });
   if (err instanceof ConfigError) return offerFix({ text: err.message, fix: teamSource().source === 'file' ? 'openConfig' : 'settings' });
   const log = vscode.l10n.t('Show Log');
-  if ((await vscode.window.showErrorMessage(`MassGen: ${errorMessage(err)}`, log)) === log) await vscode.commands.executeCommand('massgen.showLog');
+  if ((await vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', errorMessage(err)), log)) === log) await vscode.commands.executeCommand('massgen.showLog');
 }
 
 function progressMessage(event: RunEvent, s: RunState): string | undefined {
   switch (event.type) {
     case 'run_started':
-      return `${event.agents.length} agents starting…`;
+      return vscode.l10n.t('{0} agents starting…', event.agents.length);
     case 'round_started':
-      return `Round ${event.round}: ${event.agentIds.length} agent(s) working…`;
+      return event.agentIds.length === 1
+        ? vscode.l10n.t('Round {0}: 1 agent working…', event.round)
+        : vscode.l10n.t('Round {0}: {1} agents working…', event.round, event.agentIds.length);
     case 'answer_added':
-      return `${event.label} in (${s.answers.length} answer(s))`;
+      return s.answers.length === 1 ? vscode.l10n.t('{0} in (1 answer)', event.label) : vscode.l10n.t('{0} in ({1} answers)', event.label, s.answers.length);
     case 'vote_cast':
-      return `${s.agents.filter((a) => a.currentVote).length}/${s.agents.filter((a) => a.status !== 'failed').length} agents voted`;
+      return vscode.l10n.t('{0}/{1} agents voted', s.agents.filter((a) => a.currentVote).length, s.agents.filter((a) => a.status !== 'failed').length);
     case 'retry':
-      return `${event.agentId} retrying in ${(event.delayMs / 1000).toFixed(0)} s`;
+      return vscode.l10n.t('{0} retrying in {1} s', event.agentId, (event.delayMs / 1000).toFixed(0));
     case 'final_started':
-      return 'Preparing the winner…';
+      return vscode.l10n.t('Preparing the winner…');
     default:
       return undefined;
   }
@@ -78,7 +81,7 @@ function where(path: string, range: vscode.Range, wholeFile: boolean): string {
 export async function runOnSelection(deps: { runs: RunManager; previews: RunPreviews; memento: vscode.Memento }, given?: string): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('MassGen: open a file and select the code to work on.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: open a file and select the code to work on.'));
     return;
   }
   const doc = editor.document;
@@ -87,7 +90,7 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
   const captured = captureTarget(doc, range);
   const code = captured.text.slice(captured.start, captured.end);
   if (!code.trim()) {
-    void vscode.window.showInformationMessage('MassGen: the selection is empty. Select some code, or clear the selection to use the whole file.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: the selection is empty. Select some code, or clear the selection to use the whole file.'));
     return;
   }
   // Before asking what to do: can anything run at all?
@@ -101,7 +104,7 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
   const path = vscode.workspace.asRelativePath(doc.uri);
   const task = buildSelectionTask({ instruction, path, languageId: doc.languageId, startLine: range.start.line + 1, endLine: range.end.line + 1, code, wholeFile });
 
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'MassGen', cancellable: true }, async (progress, token) => {
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MassGen'), cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
@@ -129,9 +132,11 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
       const ending = endingNote(result.reason, consensusOf(run.state));
       // No Apply/Discard buttons here: a notification cannot be withdrawn, and would offer them after the diff was
       // applied or discarded elsewhere. The diff's title bar and the vote viewer follow the winner's state.
-      void vscode.window.showInformationMessage(
-        `MassGen: ${result.winnerLabel} won${ending ? ` (${ending})` : ''}. Review the diff, then apply it with ✓ in its title bar (Ctrl+Alt+Enter) or discard it.${shown.note ? ` ${shown.note}` : ''}`,
-      );
+      const won = ending
+        ? vscode.l10n.t('MassGen: {0} won ({1}). Review the diff, then apply it with ✓ in its title bar (Ctrl+Alt+Enter) or discard it.', result.winnerLabel ?? '', ending)
+        : vscode.l10n.t('MassGen: {0} won. Review the diff, then apply it with ✓ in its title bar (Ctrl+Alt+Enter) or discard it.', result.winnerLabel ?? '');
+      void vscode.window.showInformationMessage(shown.note ? `${won} ${shown.note}` : won);
+
     } finally {
       sub.dispose();
     }

@@ -36,7 +36,7 @@ export async function pickWorkspaceFolder(given?: vscode.Uri): Promise<vscode.Wo
   const active = vscode.window.activeTextEditor?.document.uri;
   const owner = active && vscode.workspace.getWorkspaceFolder(active);
   if (owner) return owner;
-  return vscode.window.showWorkspaceFolderPick({ placeHolder: 'MassGen: which folder should the agents work on?' });
+  return vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('MassGen: which folder should the agents work on?') });
 }
 
 /**
@@ -47,8 +47,8 @@ export async function settleUnsavedFiles(folder: vscode.Uri, name: string): Prom
   const inside = (uri: vscode.Uri) => uri.scheme === folder.scheme && (uri.path === folder.path || uri.path.startsWith(`${folder.path.replace(/\/$/, '')}/`));
   const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && inside(d.uri));
   if (dirty.length === 0) return true;
-  const save = 'Save All and Run';
-  const skip = 'Run on the Saved Files';
+  const save = vscode.l10n.t('Save All and Run');
+  const skip = vscode.l10n.t('Run on the Saved Files');
   const names = dirty.slice(0, 3).map((d) => vscode.workspace.asRelativePath(d.uri)).join(', ') + (dirty.length > 3 ? ', …' : '');
   const choice = await vscode.window.showWarningMessage(
     dirty.length === 1
@@ -65,18 +65,18 @@ export async function settleUnsavedFiles(folder: vscode.Uri, name: string): Prom
 function progressMessage(event: RunEvent, s: RunState): string | undefined {
   switch (event.type) {
     case 'run_started':
-      return `${event.agents.length} agents working on their copies…`;
+      return vscode.l10n.t('{0} agents working on their copies…', event.agents.length);
     case 'tool_call':
-      return `${s.agents.find((a) => a.id === event.agentId)?.label ?? event.agentId}: ${event.name}`;
+      return vscode.l10n.t('{0}: {1}', s.agents.find((a) => a.id === event.agentId)?.label ?? event.agentId, event.name);
     case 'answer_added':
       if (!event.change) return vscode.l10n.t('{0} in', event.label);
       return event.change.files.length === 1 ? vscode.l10n.t('{0} in (1 file changed)', event.label) : vscode.l10n.t('{0} in ({1} files changed)', event.label, event.change.files.length);
     case 'checks_started':
-      return `Checking ${event.label}: ${event.names.join(', ')}…`;
+      return vscode.l10n.t('Checking {0}: {1}…', event.label, event.names.join(', '));
     case 'vote_cast':
-      return `${s.agents.filter((a) => a.currentVote).length}/${s.agents.filter((a) => a.status !== 'failed').length} agents voted`;
+      return vscode.l10n.t('{0}/{1} agents voted', s.agents.filter((a) => a.currentVote).length, s.agents.filter((a) => a.status !== 'failed').length);
     case 'final_started':
-      return 'Preparing the winner…';
+      return vscode.l10n.t('Preparing the winner…');
     default:
       return undefined;
   }
@@ -168,12 +168,12 @@ export interface WorkspaceRunDeps {
 /** Starts a workspace run; `instruction` and `folder` skip the prompts (tests, the explorer menu, chat). */
 export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instruction?: string; folder?: vscode.Uri }): Promise<void> {
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage('MassGen: Run on Workspace needs a trusted workspace (agents read the whole folder and its settings).');
+    void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: Run on Workspace needs a trusted workspace (agents read the whole folder and its settings).'));
     return;
   }
   const picked = await pickWorkspaceFolder(given?.folder);
   if (!picked) {
-    if (!vscode.workspace.workspaceFolders?.length) void vscode.window.showInformationMessage('MassGen: open a folder first; the agents work on copies of it.');
+    if (!vscode.workspace.workspaceFolders?.length) void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: open a folder first; the agents work on copies of it.'));
     return;
   }
   const problem = await deps.runs.problem();
@@ -185,17 +185,24 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
   const name = picked instanceof vscode.Uri ? (folderUri.path.split('/').pop() ?? 'workspace') : picked.name;
   const instruction =
     given?.instruction?.trim() ||
-    (await vscode.window.showInputBox({ title: `MassGen: Run on ${name}`, prompt: 'What should the agents change?', placeHolder: 'e.g. "Add input validation to the CSV parser, with tests"', ignoreFocusOut: true }))?.trim();
+    (
+      await vscode.window.showInputBox({
+        title: vscode.l10n.t('MassGen: Run on {0}', name),
+        prompt: vscode.l10n.t('What should the agents change?'),
+        placeHolder: vscode.l10n.t('e.g. "Add input validation to the CSV parser, with tests"'),
+        ignoreFocusOut: true,
+      })
+    )?.trim();
   if (!instruction) return;
   if (!(await settleUnsavedFiles(folderUri, name))) return;
   const title = `${instruction} (${name})`;
   const started = await offerCheck(folderUri, { pending: { runs: deps.runs.pending, title } });
   const task = `${instruction}\n\n${workspaceInstructions(name)}`;
-  const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MassGen on ${name}`, cancellable: true }, async (progress, token) => {
+  const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MassGen on {0}', name), cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      progress.report({ message: 'Preparing a copy of the folder for each agent…' });
+      progress.report({ message: vscode.l10n.t('Preparing a copy of the folder for each agent…') });
       let run: RunSession;
       try {
         const onEvent = (event: RunEvent, state: RunState) => {
@@ -232,12 +239,17 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
   const files = result.change?.files.length ?? 0;
   const ending = endingNote(result.reason, consensusOf(run.state));
   if (files === 0) {
-    void vscode.window.showInformationMessage(`MassGen: ${result.winnerLabel} won${ending ? ` (${ending})` : ''} without changing any file. Its answer is in the vote viewer.`);
+    void vscode.window.showInformationMessage(
+      ending
+        ? vscode.l10n.t('MassGen: {0} won ({1}) without changing any file. Its answer is in the vote viewer.', result.winnerLabel ?? '', ending)
+        : vscode.l10n.t('MassGen: {0} won without changing any file. Its answer is in the vote viewer.', result.winnerLabel ?? ''),
+    );
     return;
   }
   // A winner that failed a required check is still offered (inform mode, or nothing passed): said before the review.
   const verification = run.state.winner && verificationInWords(run.state.winner.verification, run.state.winner.label);
-  if (verification?.kind === 'unverified') void vscode.window.showWarningMessage(`MassGen: ${verification.text}`);
+  if (verification?.kind === 'unverified') void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: {0}', verification.text));
+
   // The refactor preview opens at once: there each file is accepted or rejected, and nothing is written before.
   await deps.previews.apply(run.id);
 }

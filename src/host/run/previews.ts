@@ -101,17 +101,17 @@ export class RunPreviews implements vscode.Disposable {
     const target = this.targets.get(runId);
     const final = run?.state.finalAnswer;
     if (!run || !final) {
-      void vscode.window.showInformationMessage('MassGen: this run has no final answer to preview.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: this run has no final answer to preview.'));
       return undefined;
     }
     if (!target) {
-      void vscode.window.showInformationMessage('MassGen: this run was not started from an editor selection, so there is nothing to apply it to. Copy the answer instead.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: this run was not started from an editor selection, so there is nothing to apply it to. Copy the answer instead.'));
       return undefined;
     }
     const code = codeForTarget(final.content, target);
     const where = vscode.workspace.asRelativePath(target.uri, false);
     if (code.code === null) {
-      void vscode.window.showInformationMessage(`MassGen: nothing to apply to ${where}: ${code.reason}. The answer is in the vote viewer, to read or copy.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: nothing to apply to {0}: {1}. The answer is in the vote viewer, to read or copy.', where, code.reason));
       return undefined;
     }
     const winner = run.state.agents.find((a) => a.id === final.agentId);
@@ -144,7 +144,9 @@ export class RunPreviews implements vscode.Disposable {
       return true;
     }
     if (this.preview.pending?.id !== runId) {
-      if (await this.show(runId)) void vscode.window.showInformationMessage('MassGen: review the diff first, then apply it with ✓ in the editor title (Ctrl+Alt+Enter) or Apply in the vote viewer.');
+      if (await this.show(runId)) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: review the diff first, then apply it with ✓ in the editor title (Ctrl+Alt+Enter) or Apply in the vote viewer.'));
+      }
       return false;
     }
     return this.applyPending();
@@ -164,7 +166,8 @@ export class RunPreviews implements vscode.Disposable {
   async undo(runId: string): Promise<boolean> {
     const applied = this.applied.get(runId);
     if (!applied) {
-      void vscode.window.showInformationMessage('MassGen: this run\'s winner is not applied, so there is nothing to undo.');
+      void vscode.window.showInformationMessage(vscode.l10n.t("MassGen: this run's winner is not applied, so there is nothing to undo."));
+
       return false;
     }
     const ok = applied.kind === 'files' ? await revertFileChanges(applied.record, applied.target) : await this.preview.revert(applied.proposal);

@@ -96,7 +96,7 @@ export class PreviewManager implements vscode.Disposable {
   async apply(): Promise<AppliedProposal | undefined> {
     const p = this.current;
     if (!p) {
-      void vscode.window.showInformationMessage('MassGen: no winner\'s diff is open, so there is nothing to apply. Run "MassGen: Run on Selection" first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no winner\'s diff is open, so there is nothing to apply. Run "MassGen: Run on Selection" first.'));
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(p.uri);
@@ -104,9 +104,9 @@ export class PreviewManager implements vscode.Disposable {
     if (doc.version !== p.version) {
       const anchored = reanchorSelection({ originalDoc: p.originalDoc, currentDoc: doc.getText(), start, end });
       if (!anchored.ok) {
-        const copy = 'Copy winner to clipboard';
+        const copy = vscode.l10n.t('Copy winner to clipboard');
         // Not awaited: the command answers "not applied" at once; the offer stays in the notification.
-        void vscode.window.showWarningMessage(`MassGen: not applied. ${anchored.reason}`, copy).then((choice) => {
+        void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: not applied. {0}', anchored.reason), copy).then((choice) => {
           if (choice === copy) void vscode.env.clipboard.writeText(p.replacement);
         });
         return undefined;
@@ -129,7 +129,7 @@ export class PreviewManager implements vscode.Disposable {
     if (doc.version !== a.versionAfter) {
       const anchored = reanchorSelection({ originalDoc: a.docAfter, currentDoc: doc.getText(), start, end });
       if (!anchored.ok) {
-        void vscode.window.showWarningMessage(`MassGen: not undone: the code applied from ${a.winner} was edited since. Use Undo in the editor (Ctrl+Z) to step back instead.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: not undone: the code applied from {0} was edited since. Use Undo in the editor (Ctrl+Z) to step back instead.', a.winner));
         return false;
       }
       ({ start, end } = anchored);
@@ -170,6 +170,7 @@ async function replaceRange(doc: vscode.TextDocument, start: number, end: number
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(end)), text);
   if (await vscode.workspace.applyEdit(edit)) return true;
-  void vscode.window.showErrorMessage(`MassGen: VS Code refused the edit of ${vscode.workspace.asRelativePath(doc.uri)} (is the file read-only?).`);
+  void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: VS Code refused the edit of {0} (is the file read-only?).', vscode.workspace.asRelativePath(doc.uri)));
+
   return false;
 }

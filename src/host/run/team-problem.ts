@@ -34,6 +34,7 @@ function fixesFor(problem: TeamProblem): Fix[] {
 /** Shows the problem as an error with its fixes; resolves once the user picked one (or closed it). */
 export async function offerFix(problem: TeamProblem): Promise<void> {
   const fixes = fixesFor(problem);
-  const choice = await vscode.window.showErrorMessage(`MassGen: ${problem.text}`, ...fixes.map((f) => f.label()));
+  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', problem.text), ...fixes.map((f) => f.label()));
+
   await fixes.find((f) => f.label() === choice)?.run(problem);
 }

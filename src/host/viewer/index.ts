@@ -150,7 +150,7 @@ export function createVoteViewer(context: vscode.ExtensionContext, { runs, previ
     }
     const p = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
-      'MassGen Vote Viewer',
+      vscode.l10n.t('MassGen Vote Viewer'),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: args?.preserveFocus },
       { enableScripts: true, enableForms: false, enableCommandUris: false, enableFindWidget: true, localResourceRoots: [bundleRoot, mediaRoot] },
     );

@@ -40,6 +40,8 @@ describe('@massgen follow-ups', function () {
     await waitForFakeModel();
     await vscode.workspace.getConfiguration('massgen').update('agents', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    // A notification center left open by an earlier test file covers the follow-up buttons this file clicks.
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 
   after(async () => {

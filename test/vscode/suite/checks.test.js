@@ -264,4 +264,28 @@ describe('Checks in real VS Code (massgen.checks, the suggestion, the viewer\'s 
     assert.deepStrictEqual(run.state.checks, {});
     assert.strictEqual(vscode.workspace.getConfiguration('massgen', rootUri()).inspect('checks').workspaceValue, undefined, 'nothing written');
   });
+
+  it('@massgen /edit on the workspace asks in the viewer too: the coming run waits there; answered there, the chat run starts and the card goes', async function () {
+    if (!runnerAvailable) this.skip();
+    fs.writeFileSync(cargoToml(), '[package]\nname = "sample"\nversion = "0.1.0"\n');
+    await fakeLm.configure({ handler: teamHandler({ api, answer: ANSWER, steps: [writeSample()] }) });
+    const previous = api.runs.latest;
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@massgen /edit Make add() reject strings', modelSelector: { vendor: FAKE_VENDOR, id: FAKE_MODEL_ID } });
+    const card = await until(async () => {
+      const v = await viewerPage();
+      return v.pending && /Waiting for your answer about checks/.test(v.pending) && v;
+    }, 30000, 'the chat\'s coming run in the viewer, waiting');
+    assert.match(card.pending, /Make add\(\) reject strings[\s\S]*Use cargo test as a check\?[\s\S]*Found Cargo\.toml/);
+    assert.strictEqual(api.runs.latest, previous, 'the run waits for the answer');
+    await screenshot('checks-chat-question-in-viewer');
+    assert.strictEqual(await clickInViewer('Not now: run without checks'), true);
+    const run = await until(() => api.runs.latest !== previous && api.runs.latest, 30000, 'the chat\'s workspace run');
+    await until(async () => {
+      const v = await viewerPage();
+      return !v.pending && v.runHeaderShown && v;
+    }, 30000, 'the run instead of the card');
+    assert.strictEqual((await run.result).winnerLabel, 'agent1.1');
+    assert.deepStrictEqual(run.state.checks, {}, 'answered "Not now": no checks');
+    assert.strictEqual(vscode.workspace.getConfiguration('massgen', rootUri()).inspect('checks').workspaceValue, undefined, 'nothing written');
+  });
 });

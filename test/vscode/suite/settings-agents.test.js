@@ -98,4 +98,22 @@ describe('massgen.agents as users write it', function () {
     });
     await screenshot('server-down-settings');
   });
+
+  it('in the chat too: a server that cannot be reached ends in one line with its URL and why, not a failure per agent', async () => {
+    await userSettings.set('massgen.agents', [
+      { id: 'a', provider: 'chatcompletion', model: 'm1', baseUrl: REFUSED_URL },
+      { id: 'b', provider: 'chatcompletion', model: 'm2', baseUrl: REFUSED_URL },
+    ]);
+    await until(() => vscode.workspace.getConfiguration('massgen').get('agents').length === 2, 10000, 'the setting to be read');
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@massgen Explain closures', modelSelector: { vendor: FAKE_VENDOR, id: FAKE_MODEL_ID } });
+    const text = await playwright(async ({ page }, timeout) => {
+      const response = page.locator('.interactive-response').last();
+      await response.getByText('No answer:').waitFor({ timeout });
+      return response.innerText();
+    }, 60000, 90000);
+    await screenshot('server-down-chat');
+    const line = text.split('\n').find((l) => l.includes('No answer:')) || '';
+    assert.match(line, /^No answer: cannot reach http:\/\/127\.0\.0\.1:9\/v1: port 9 is one the network library refuses to use; pick another port/, text);
+    assert.ok(!/Every agent failed/.test(text), `one line, not a failure per agent: ${text}`);
+  });
 });
