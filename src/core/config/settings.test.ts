@@ -123,6 +123,15 @@ describe('config from VS Code settings', () => {
     assert.throws(() => configFromSettings({ agents: [{ provider: 'claude_code', model: 'm' }] }, {}), /Claude Code/);
   });
 
+  it('never puts a pasted key where a different one is stored already (secret storage or environment)', () => {
+    const agents: unknown[] = [
+      { id: 'gpt', backend: { type: 'openai', model: 'm', api_key: 'sk-pasted' } },
+      { id: 'same', backend: { type: 'anthropic', model: 'm', api_key: ' sk-ant ' } },
+    ];
+    const keys = inlineKeys(agents, new Map([['OPENAI_API_KEY', 'sk-other'], ['ANTHROPIC_API_KEY', 'sk-ant']]));
+    assert.deepEqual(keys.map((k) => [k.envVar, k.value]), [['MASSGEN_GPT_API_KEY', 'sk-pasted'], ['ANTHROPIC_API_KEY', 'sk-ant']]);
+  });
+
   it('finds keys written into the setting and the secret each becomes; moving them leaves no key behind', () => {
     const agents: unknown[] = [
       { id: 'gpt', backend: { type: 'openai', model: 'm', api_key: 'sk-one' } },

@@ -189,10 +189,11 @@ const ENV_REF = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
 
 /**
  * The keys written into the setting (not `${VAR}` references). Each is stored under its backend's key variable
- * (OPENAI_API_KEY…), or, when the backend has none or another agent's key already takes it, under
- * MASSGEN_<ID>_API_KEY, which the entry then refers to as `${…}`.
+ * (OPENAI_API_KEY…), or, when the backend has none or a different key already holds it (another agent's here, or
+ * in `existing`: what the secret storage or the environment has under that variable), under MASSGEN_<ID>_API_KEY,
+ * which the entry then refers to as `${…}`.
  */
-export function inlineKeys(agents: unknown[]): InlineKey[] {
+export function inlineKeys(agents: unknown[], existing: ReadonlyMap<string, string> = new Map()): InlineKey[] {
   const found: InlineKey[] = [];
   agents.forEach((a, index) => {
     if (!isUpstreamAgent(a)) return;
@@ -202,9 +203,10 @@ export function inlineKeys(agents: unknown[]): InlineKey[] {
     const t = typeof type === 'string' ? type : '';
     const url = typeof baseUrl === 'string' ? baseUrl : lookupBackend(t)?.defaultBaseUrl;
     const known = t ? keyRequirement(t, url).envVars[0] : undefined;
-    const taken = found.some((k) => k.envVar === known && k.value !== value);
-    const envVar = known && !taken ? known : `MASSGEN_${id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_API_KEY`;
-    found.push({ index, id, envVar, value: value.trim() });
+    const key = value.trim();
+    const held = known === undefined ? undefined : (found.find((k) => k.envVar === known)?.value ?? existing.get(known));
+    const envVar = known && (held === undefined || held === key) ? known : `MASSGEN_${id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_API_KEY`;
+    found.push({ index, id, envVar, value: key });
   });
   return found;
 }

@@ -1,7 +1,8 @@
 // "Continue with this note" (the vote viewer): a note that reached no agent (it came while the final answer was
 // written, or the run ended first) starts a follow-up run with it, through the session's continuation: after a final
 // answer the note follows up on it (its change included), else the question is asked again with the note. A
-// workspace run's follow-up works on copies of the same folder, and its winner is offered for review as usual.
+// workspace run's follow-up works on copies of the same folder; its winner goes where the first run's would have
+// (the same selection or files), offered for review as usual.
 
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
@@ -55,6 +56,6 @@ async function startFollowUp(deps: ContinueDeps, run: RunSession, noteId: string
     ...(follow.continues ? { continues: follow.continues } : {}),
     ...(folder ? { files: { kind: 'workspace' as const, source: folder, baseDir: deps.copiesDir } } : {}),
   });
-  if (folder) deps.previews.registerFiles(next.id, (path) => vscode.Uri.joinPath(vscode.Uri.file(folder), ...path.split('/')));
+  deps.previews.registerLike(next.id, run.id);
   return next.id;
 }

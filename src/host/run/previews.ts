@@ -61,6 +61,14 @@ export class RunPreviews implements vscode.Disposable {
     this.changed.fire(runId);
   }
 
+  /** A follow-up's winner goes where run `fromRunId`'s went: the same selection (re-anchored on Apply) or files. */
+  registerLike(runId: string, fromRunId: string): void {
+    const target = this.targets.get(fromRunId);
+    if (target) this.register(runId, target);
+    const files = this.files.get(fromRunId);
+    if (files) this.registerFiles(runId, files);
+  }
+
   /** For runs on files: the workspace file each relative path of the change stands for. */
   registerFiles(runId: string, target: FileTarget): void {
     this.files.set(runId, target);

@@ -18,16 +18,29 @@ function scopes(): { target: vscode.ConfigurationTarget; value: unknown; place: 
   ];
 }
 
+/** What `keys` already holds under the variables the pasted keys would go to: a different key there is never replaced. */
+async function existingKeys(keys: KeyStore, agents: unknown[]): Promise<Map<string, string>> {
+  const vars = [...new Set(inlineKeys(agents).map((k) => k.envVar))];
+  const values = await Promise.all(vars.map(async (v) => [v, await keys.get(v)] as const));
+  return new Map(values.filter((e): e is readonly [string, string] => e[1] !== undefined));
+}
+
 /** An offer is open now: a second run does not stack a second toast. */
 let offering = false;
 
 /** Tells of keys written into `massgen.agents` and moves them on the user's word. Resolves once answered. */
 export async function offerToMoveSettingsKeys(keys: KeyStore): Promise<void> {
   if (offering) return;
-  const found = scopes().flatMap((s) => (Array.isArray(s.value) ? [{ ...s, agents: s.value, keys: inlineKeys(s.value) }] : [])).filter((s) => s.keys.length > 0);
-  if (found.length === 0) return;
+  if (!scopes().some((s) => Array.isArray(s.value) && inlineKeys(s.value).length > 0)) return;
   offering = true;
   try {
+    const found = [];
+    for (const s of scopes()) {
+      if (!Array.isArray(s.value)) continue;
+      const inline = inlineKeys(s.value, await existingKeys(keys, s.value));
+      if (inline.length) found.push({ ...s, agents: s.value, keys: inline });
+    }
+    if (found.length === 0) return;
     const names = found.flatMap((s) => s.keys.map((k) => k.id)).join(', ');
     const places = found.map((s) => s.place).join(vscode.l10n.t(' and '));
     const choice = await vscode.window.showWarningMessage(
