@@ -14,9 +14,9 @@ describe('chat: answers from a run\'s record', () => {
     const text = explainVote(state, english);
     assert.match(text, /^\*\*agent2\.2\*\* \(pragmatic-engineer's answer\) won: 4 votes\./);
     assert.equal((text.match(/^- /gm) ?? []).length, state.votes.length + 1, 'one line per vote, and the failed agent');
-    assert.match(text, /~~agent5 \(fast-drafter\) → \*\*agent1\.1\*\*: .*~~ \(no longer counted: /);
+    assert.match(text, /~~fast-drafter \(agent5\) → \*\*agent1\.1\*\*: .*~~ \(no longer counted: /);
     assert.match(text, /agentK\.M is agentK's M-th answer/);
-    assert.match(text, /security-auditor\) failed: /);
+    assert.match(text, /security-auditor \(agent4\) failed: /);
   });
 
   it('Explain the vote names a tie broken by agent order', async () => {
@@ -27,8 +27,8 @@ describe('chat: answers from a run\'s record', () => {
     const state = reduceEvents(await fullRun());
     const text = agentsThatRan(state, [{ id: 'careful-reviewer', provider: 'openai', model: 'gpt-4.1', persona: 'You are a careful reviewer.' }], english);
     assert.match(text, /^5 agents ran:/);
-    assert.match(text, /- \*\*agent1\*\* \(careful-reviewer\): model-careful-reviewer via openai, persona: _You are a careful reviewer\._/);
-    assert.match(text, /security-auditor\): .* — failed/);
+    assert.match(text, /- \*\*careful-reviewer \(agent1\)\*\*: model-careful-reviewer via openai, persona: _You are a careful reviewer\._/);
+    assert.match(text, /security-auditor \(agent4\)\*\*: .* — failed/);
   });
 
   it('every sentence goes through l10n.t, the names and counts as its arguments', async () => {
@@ -37,11 +37,11 @@ describe('chat: answers from a run\'s record', () => {
     assert.match(explained, /^«\*\*agent2\.2\*\* \(pragmatic-engineer's answer\) won: «4 votes»\.»$/m);
     assert.match(explained, /^«The votes, in the order they were cast/m);
     assert.match(explained, /~~ «\(no longer counted: /);
-    assert.match(explained, /^- «agent\d \(security-auditor\) failed: /m);
+    assert.match(explained, /^- «security-auditor \(agent4\) failed: /m);
     const ran = agentsThatRan(state, [{ id: 'careful-reviewer', provider: 'openai', model: 'gpt-4.1', persona: 'Careful.' }], marked);
     assert.match(ran, /^«5 agents ran:»/);
-    assert.match(ran, /- \*\*agent1\*\* \(careful-reviewer\): «model-careful-reviewer via openai», «persona: _Careful\._»/);
-    assert.match(ran, /security-auditor\): «.* via .*» — «failed»/);
+    assert.match(ran, /- \*\*careful-reviewer \(agent1\)\*\*: «model-careful-reviewer via openai», «persona: _Careful\._»/);
+    assert.match(ran, /security-auditor \(agent4\)\*\*: «.* via .*» — «failed»/);
   });
 
   it('one agent reads in the singular', async () => {

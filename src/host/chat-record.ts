@@ -5,13 +5,14 @@
 
 import type { RunState } from '../core/engine/run-state';
 import { oneLine } from '../core/util/text';
+import { agentName } from '../protocol/agent-name';
 import { failureInWords } from '../protocol/failure-words';
 import type { L10n } from './lm-tool/plan';
 import type { RanAgent } from './run/manager';
 
 const who = (state: RunState, id: string) => {
   const a = state.agents.find((x) => x.id === id);
-  return a ? `${a.label} (${a.id})` : id;
+  return a ? agentName(a) : id;
 };
 
 /** How the winner was decided, in a sentence. */
@@ -32,8 +33,7 @@ function decided(state: RunState, l10n: L10n): string {
           : latest
             ? l10n.t('{0} votes, counting each agent\u2019s latest vote that still pointed at a current answer', count)
             : l10n.t('{0} votes', count);
-  const won = l10n.t("**{0}** ({1}'s answer) won: {2}.", w.label, w.agentId, by);
-  return state.endReason === 'cancelled' ? `${won} ${l10n.t('You cancelled the run, so this was the best answer so far.')}` : won;
+  return l10n.t("**{0}** ({1}'s answer) won: {2}.", w.label, w.agentId, by);
 }
 
 /** "Explain the vote": the winner, then every vote in order with its reason (the stale ones struck out), then who failed. */
@@ -44,7 +44,7 @@ export function explainVote(state: RunState, l10n: L10n): string {
   });
   const failed = state.agents
     .filter((a) => a.status === 'failed')
-    .map((a) => `- ${l10n.t('{0} ({1}) failed: {2}', a.label, a.id, failureInWords(a.error ?? 'failed'))}`);
+    .map((a) => `- ${l10n.t('{0} failed: {1}', agentName(a), failureInWords(a.error ?? 'failed'))}`);
   return [
     decided(state, l10n),
     '',
@@ -53,14 +53,14 @@ export function explainVote(state: RunState, l10n: L10n): string {
   ].join('\n');
 }
 
-/** "Which agents ran?": each agent's label, id, model, provider and persona as it ran. */
+/** "Which agents ran?": each agent's id, label, model, provider and persona as it ran. */
 export function agentsThatRan(state: RunState, agents: readonly RanAgent[] | undefined, l10n: L10n): string {
   const rows = state.agents.map((a) => {
     const ran = agents?.find((x) => x.id === a.id);
     const how = l10n.t('{0} via {1}', a.model, ran?.provider ?? a.provider);
     const persona = ran?.persona ? `, ${l10n.t('persona: _{0}_', ran.persona)}` : '';
     const failed = a.status === 'failed' ? ` — ${l10n.t('failed')}` : '';
-    return `- **${a.label}** (${a.id}): ${how}${persona}${failed}`;
+    return `- **${agentName(a)}**: ${how}${persona}${failed}`;
   });
   const ran = state.agents.length === 1 ? l10n.t('1 agent ran:') : l10n.t('{0} agents ran:', state.agents.length);
   return `${ran}\n\n${rows.join('\n')}`;

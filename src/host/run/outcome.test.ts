@@ -5,7 +5,7 @@ const failed = (unreachable: { url: string; reason: string } | null) => ({ statu
 
 describe('outcome wording (notifications and chat)', () => {
   it('a cancel reads as the user\'s own choice and proposes no answer', () => {
-    assert.equal(endingNote('cancelled'), 'you cancelled, so the best answer so far won');
+    assert.equal(endingNote('cancelled'), undefined);
     assert.deepEqual(noAnswer('cancelled', 'Cancelled before any agent answered.'), { text: 'You cancelled the run, so no answer was chosen.', isError: false });
     assert.deepEqual(noAnswer('cancelled', 'Cancelled: no answer was chosen (the answers so far are kept).'), { text: 'You cancelled the run, so no answer was chosen.', isError: false });
   });

@@ -13,18 +13,17 @@ export interface Consensus {
 }
 
 /**
- * Why a run with a winner ended, when not by a plain consensus: "you cancelled, so the best answer so far won". A
- * tie broken by agent order, or the vote of the one agent left, is not called a consensus either.
+ * Why a run with a winner ended, when not by a plain consensus: "the time limit was reached, so the best answer so
+ * far won". A tie broken by agent order, or the vote of the one agent left, is not called a consensus either.
  */
 export function endingNote(reason: EndReason, { tieBreak = false, failed = 0, agents = 0 }: Consensus = {}): string | undefined {
   if (reason === 'consensus' && tieBreak) return 'the votes tied, so agent order decided';
   if (reason === 'consensus' && failed > 0 && agents - failed === 1) return `agreed by the 1 agent left (${failed} of ${agents} failed)`;
   switch (reason) {
     case 'consensus':
-      return undefined;
+    // A cancel has no winner to explain (noAnswer says it).
     case 'cancelled':
-      // Not reached since cancel proposes nothing; kept for older recorded runs.
-      return 'you cancelled, so the best answer so far won';
+      return undefined;
     case 'user_stop':
       return 'you asked for the answer now, so the best answer so far won';
     case 'majority':
