@@ -41,8 +41,8 @@ describe('l10n: the manifest', () => {
       pkg.description,
     ];
     assert.deepEqual(shown.filter((s: string) => !/^%.+%$/.test(s) && s !== '%%'), []);
-    // Settings' descriptions too, but massgen.agents' own (another change owns that block for now).
-    const settings = strings(c.configuration).filter((s) => /(^|\.)(markdownDescription|description|enumDescriptions\.\d+)$/.test(s.path) && !s.path.includes('massgen.agents'));
+    // Settings' descriptions too, the starter teams' labels included.
+    const settings = strings(c.configuration).filter((s) => /(^|\.)(markdownDescription|description|label|enumDescriptions\.\d+)$/.test(s.path));
     assert.ok(settings.length > 40, `${settings.length} setting texts`);
     assert.deepEqual(settings.filter((s) => !/^%.+%$/.test(s.value)), []);
   });
