@@ -203,7 +203,10 @@ async function notificationTexts() {
   return playwright(async ({ page }) => page.locator('.notifications-center .notification-list-item').allInnerTexts());
 }
 
-// ---- VS Code's refactor preview (a WorkspaceEdit with needsConfirmation opens it in the panel)
+// ---- VS Code's refactor preview (a WorkspaceEdit with an entry needing confirmation opens it in the panel)
+const PREVIEW_ROWS = '.part.panel .bulk-edit-panel .monaco-list-row';
+const PREVIEW_BOX = '.monaco-custom-toggle, .monaco-checkbox, input[type="checkbox"]';
+
 const refactorPreview = {
   /** Waits until the preview lists a change whose row mentions `fileName`; returns the rows' texts. */
   rows: (fileName, timeoutMs = 20000) =>
@@ -213,16 +216,32 @@ const refactorPreview = {
       await sleep(300);
       return pane.locator('.monaco-list-row').allInnerTexts();
     }, { fileName, timeoutMs }, timeoutMs + 30000),
-  /** Ticks the change of `fileName` (needsConfirmation changes come unticked); returns its aria-checked. */
-  accept: (fileName) =>
-    playwright(async ({ page, sleep }, name) => {
-      const row = page.locator('.part.panel .bulk-edit-panel .monaco-list-row').filter({ hasText: name }).first();
+  /** Every row of the preview: its text and aria-checked ('true' / 'false'). */
+  ticks: () =>
+    playwright(async ({ page }, a) => {
+      const out = [];
+      for (const row of await page.locator(a.ROWS).all()) out.push({ text: (await row.innerText()).replace(/\s+/g, ' ').trim(), checked: await row.locator(a.BOX).first().getAttribute('aria-checked') });
+      return out;
+    }, { ROWS: PREVIEW_ROWS, BOX: PREVIEW_BOX }),
+  /** Sets the tick of the first row whose text has `text` (the winner's changes come ticked); returns its aria-checked. */
+  setTick: (text, value) =>
+    playwright(async ({ page, sleep }, a) => {
+      const row = page.locator(a.ROWS).filter({ hasText: a.text }).first();
       await row.waitFor({ state: 'visible', timeout: 20000 });
-      const box = row.locator('.monaco-custom-toggle, .monaco-checkbox, input[type="checkbox"]').first();
-      if ((await box.getAttribute('aria-checked')) !== 'true') await box.click();
+      const box = row.locator(a.BOX).first();
+      if ((await box.getAttribute('aria-checked')) !== String(a.value)) await box.click();
       await sleep(200);
       return box.getAttribute('aria-checked');
-    }, fileName),
+    }, { ROWS: PREVIEW_ROWS, BOX: PREVIEW_BOX, text, value }),
+  /** Unfolds the first row whose text has `text` (a file: its single edits appear as rows below it). */
+  unfold: (text) =>
+    playwright(async ({ page, sleep }, a) => {
+      const row = page.locator(a.ROWS).filter({ hasText: a.text }).first();
+      await row.waitFor({ state: 'visible', timeout: 20000 });
+      if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+      await sleep(300);
+      return row.getAttribute('aria-expanded');
+    }, { ROWS: PREVIEW_ROWS, text }),
   /** Clicks the preview's Apply or Discard button. */
   click: (label) =>
     playwright(async ({ page }, name) => {

@@ -5,7 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, screenshot, webview, playwright, clickInViewer, runnerAvailable } = require('./helpers');
+const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, screenshot, webview, playwright, clickInViewer, runnerAvailable, refactorPreview } = require('./helpers');
 const fakes = require('../out/fakes.js');
 const { ORIGINAL, WINNER, LOSER, setAgents, team, openSample, previewTab, closeAll } = require('./selection-run');
 
@@ -226,22 +226,12 @@ describe('MassGen in real VS Code', function () {
     const uri = vscode.Uri.file(path.join(root, 'sample.py'));
     api.previews.registerFiles(run.id, (relativePath) => (relativePath === 'sample.py' ? uri : undefined));
     const applying = vscode.commands.executeCommand('massgen.applyRun', run.id);
-    // needsConfirmation: VS Code lists each change unticked; the user ticks what to accept, then Apply.
-    const ticked = await playwright(async ({ page, sleep }) => {
-      const panel = page.locator('.part.panel');
-      const row = panel.locator('.monaco-list-row').filter({ hasText: 'sample.py' }).first();
-      await row.waitFor({ state: 'visible', timeout: 20000 });
-      await sleep(300);
-      const box = row.locator('.monaco-custom-toggle, .monaco-checkbox, input[type="checkbox"]').first();
-      if ((await box.getAttribute('aria-checked')) !== 'true') await box.click();
-      await sleep(200);
-      return box.getAttribute('aria-checked');
-    });
-    assert.strictEqual(ticked, 'true');
+    // The winner's change comes ticked: Apply writes it as proposed.
+    await refactorPreview.rows('sample.py');
+    const ticked = (await refactorPreview.ticks()).find((r) => r.text.includes('sample.py'));
+    assert.strictEqual(ticked && ticked.checked, 'true', JSON.stringify(ticked));
     await screenshot('refactor-preview');
-    await playwright(async ({ page }) => {
-      await page.locator('.part.panel').getByRole('button', { name: 'Apply', exact: true }).click();
-    });
+    await refactorPreview.click('Apply');
     assert.strictEqual(await applying, true);
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.strictEqual(doc.getText(), 'print(1)\n', 'applied after confirmation');

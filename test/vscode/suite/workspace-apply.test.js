@@ -7,7 +7,6 @@ const path = require('path');
 const vscode = require('vscode');
 const { assert, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, clickInViewer, runnerAvailable, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
 const { ORIGINAL, root, sampleUri, resetSample, setTeam, teamHandler } = require('./workspace-team');
-const { ticks, setTick, unfold } = require('./refactor-preview');
 const { toldUntil } = require('./told');
 
 const CHANGED = "def add(a, b):\n    if not all(isinstance(x, (int, float)) for x in (a, b)):\n        raise TypeError('add() takes two numbers')\n    return a + b\n";
@@ -74,10 +73,10 @@ describe('Applying a workspace run in the refactor preview', function () {
     ]);
     assert.deepStrictEqual((await run.result).change.files.map((f) => f.path).sort(), ['sample.py', 'util.py']);
     await refactorPreview.rows('util.py');
-    const before = await ticks();
+    const before = await refactorPreview.ticks();
     log('ticks:', JSON.stringify(before));
     for (const name of ['sample.py', 'util.py']) assert.strictEqual(before.find((r) => r.text.includes(name))?.checked, 'true', `${name} starts ticked: ${JSON.stringify(before)}`);
-    assert.strictEqual(await setTick('util.py', false), 'false');
+    assert.strictEqual(await refactorPreview.setTick('util.py', false), 'false');
     await screenshot('workspace-apply-one-of-two');
     await refactorPreview.click('Apply');
     await running;
@@ -101,11 +100,11 @@ describe('Applying a workspace run in the refactor preview', function () {
   it('one of a file\u2019s two edits unticked: applied partly, said so, and Undo puts the file back', async function () {
     if (!runnerAvailable) this.skip();
     const { run, running } = await runUntilPreview('Two hunks', [{ name: 'write_file', input: { path: 'sample.py', content: HEADER + ORIGINAL + FOOTER } }]);
-    assert.strictEqual(await unfold('sample.py'), 'true');
-    const rows = await ticks();
+    assert.strictEqual(await refactorPreview.unfold('sample.py'), 'true');
+    const rows = await refactorPreview.ticks();
     log('ticks:', JSON.stringify(rows));
     assert.ok(rows.filter((r) => /Arithmetic|End of the helpers/.test(r.text)).every((r) => r.checked === 'true'), `each edit starts ticked: ${JSON.stringify(rows)}`);
-    assert.strictEqual(await setTick('End of the helpers', false), 'false');
+    assert.strictEqual(await refactorPreview.setTick('End of the helpers', false), 'false');
     await screenshot('workspace-apply-one-hunk');
     await refactorPreview.click('Apply');
     await running;

@@ -9,7 +9,6 @@ const path = require('path');
 const vscode = require('vscode');
 const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
 const { ORIGINAL, root, sampleUri, resetSample, setTeam, teamHandler, writerText } = require('./workspace-team');
-const { ticks } = require('./refactor-preview');
 const { toldUntil } = require('./told');
 
 const CHANGED = "def add(a, b):\n    if not all(isinstance(x, (int, float)) for x in (a, b)):\n        raise TypeError('add() takes two numbers')\n    return a + b\n";
@@ -169,7 +168,7 @@ describe('Workspace runs in real VS Code', function () {
     assert.ok(rows.some((r) => r.includes('sample.py')), JSON.stringify(rows));
     assert.strictEqual(fs.readFileSync(sampleUri().fsPath, 'utf8'), ORIGINAL, 'nothing written while the preview is open');
     assert.strictEqual(await refactorPreview.open(), true, 'the refactor preview waits for the user');
-    const ticked = await ticks();
+    const ticked = await refactorPreview.ticks();
     log('ticks:', JSON.stringify(ticked));
     const tick = (text) => ticked.filter((r) => r.text === text).map((r) => r.checked);
     assert.deepStrictEqual(tick('sample.py'), ['true'], `the winner's change is ticked: ${JSON.stringify(ticked)}`);
