@@ -5,8 +5,8 @@
 'use strict';
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, offers, requestText, called, showsAnswerOf, clearNotifications, clickNotificationButton, notificationTexts } = require('./helpers');
-const { setTeam, WRITER, REVIEWER } = require('./workspace-team');
+const { assert, log, until, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, offers, requestText, called, showsAnswerOf, clickNotificationButton, notificationTexts } = require('./helpers');
+const { WRITER, REVIEWER, workspaceRunHooks } = require('./workspace-team');
 
 // What the commands print is not in their text: seeing it means the command ran.
 const WRITER_CMD = `python3 -c "print('the writer got', 6*7)"`;
@@ -50,24 +50,7 @@ const approvalPrompts = async () => (await notificationTexts()).filter((t) => t.
 describe('Command approvals: one queue, in the notification and the vote viewer', function () {
   this.timeout(240000);
 
-  before(async () => {
-    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
-    await waitForFakeModel();
-    await setTeam();
-    await vscode.workspace.getConfiguration('massgen.commands').update('enabled', true, vscode.ConfigurationTarget.Global);
-  });
-
-  beforeEach(() => clearNotifications());
-
-  afterEach(async () => {
-    await fakeLm.reset();
-    await vscode.commands.executeCommand('massgen.cancelRun');
-  });
-
-  after(async () => {
-    await vscode.workspace.getConfiguration('massgen.commands').update('enabled', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('massgen').update('agents', undefined, vscode.ConfigurationTarget.Global);
-  });
+  workspaceRunHooks({ activated: (a) => (api = a), commands: true });
 
   it('two agents ask at once: one notification, both in the viewer; Allow there runs it, Deny in the notification refuses', async function () {
     if (!runnerAvailable) this.skip();

@@ -4,8 +4,8 @@
 'use strict';
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, runnerAvailable, offers, requestText, clearNotifications, clickNotificationButton, notificationTexts, copiesEntries } = require('./helpers');
-const { setTeam, teamHandler, writerRequests, writerText } = require('./workspace-team');
+const { assert, log, until, fakeLm, screenshot, webview, runnerAvailable, offers, requestText, clickNotificationButton, notificationTexts, copiesEntries } = require('./helpers');
+const { teamHandler, writerRequests, writerText, workspaceRunHooks } = require('./workspace-team');
 
 // What the commands print is not in their text: seeing it means the command ran.
 const SIX_BY_SEVEN = `python3 -c "print('six times seven is', 6*7)" && pwd && ls`;
@@ -30,24 +30,7 @@ async function startRun(instruction, commands) {
 describe('Agents\u2019 commands in real VS Code (massgen.commands.enabled)', function () {
   this.timeout(180000);
 
-  before(async () => {
-    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
-    await waitForFakeModel();
-    await setTeam();
-    await vscode.workspace.getConfiguration('massgen.commands').update('enabled', true, vscode.ConfigurationTarget.Global);
-  });
-
-  beforeEach(() => clearNotifications());
-
-  afterEach(async () => {
-    await fakeLm.reset();
-    await vscode.commands.executeCommand('massgen.cancelRun');
-  });
-
-  after(async () => {
-    await vscode.workspace.getConfiguration('massgen.commands').update('enabled', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('massgen').update('agents', undefined, vscode.ConfigurationTarget.Global);
-  });
+  workspaceRunHooks({ activated: (a) => (api = a), commands: true });
 
   it('Deny: the command does not run and the model is told so', async function () {
     if (!runnerAvailable) this.skip();

@@ -68,6 +68,16 @@ describe('Notes and Answer now (Run on Selection)', function () {
       return run && run !== before && run.state.answers.length > 0 && run;
     }, 20000, 'the first answer of the new run');
 
+  /** A selection run whose beta never replies, once alpha's first answer is in. */
+  const untilFirstAnswer = async () => {
+    server = await fakes.startFakeOpenAI(betaNeverReplies());
+    await setAgents(team(server.baseUrl));
+    await openSample();
+    const before = api.runs.latest;
+    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
+    return { running, run: await firstAnswerOfNewRun(before) };
+  };
+
   beforeEach(() => clearNotifications());
 
   afterEach(async () => {
@@ -183,12 +193,7 @@ describe('Notes and Answer now (Run on Selection)', function () {
   });
 
   it('a note the run ends before (Answer now) says it was not delivered, and "Continue with this note" starts a follow-up with it', async () => {
-    server = await fakes.startFakeOpenAI(betaNeverReplies());
-    await setAgents(team(server.baseUrl));
-    await openSample();
-    const before = api.runs.latest;
-    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
-    const run = await firstAnswerOfNewRun(before);
+    const { run, running } = await untilFirstAnswer();
     // alpha waits for beta's answer and beta never replies: neither reaches a boundary before Answer now.
     const late = 'Mention the parameter types too.';
     await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id, preserveFocus: true });
@@ -220,12 +225,7 @@ describe('Notes and Answer now (Run on Selection)', function () {
   });
 
   it('Answer now in the viewer ends the run at once with the best current answer, and the diff opens', async () => {
-    server = await fakes.startFakeOpenAI(betaNeverReplies());
-    await setAgents(team(server.baseUrl));
-    await openSample();
-    const before = api.runs.latest;
-    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
-    const run = await firstAnswerOfNewRun(before);
+    const { run, running } = await untilFirstAnswer();
     await vscode.commands.executeCommand('massgen.showVoteViewer', { runId: run.id, preserveFocus: true });
     await screenshot('notes-answer-now-offered');
     assert.strictEqual(await clickInViewer('Answer now', 15000), true, 'the viewer offers Answer now once there is an answer');
@@ -247,12 +247,7 @@ describe('Notes and Answer now (Run on Selection)', function () {
   });
 
   it('MassGen: Answer Now from the command palette does the same; with no run going it says so', async () => {
-    server = await fakes.startFakeOpenAI(betaNeverReplies());
-    await setAgents(team(server.baseUrl));
-    await openSample();
-    const before = api.runs.latest;
-    const running = vscode.commands.executeCommand('massgen.runOnSelection', { instruction: 'Add a docstring' });
-    const run = await firstAnswerOfNewRun(before);
+    const { run, running } = await untilFirstAnswer();
     const offered = await until(async () => {
       const items = await playwright(async ({ page, sleep }) => {
         await page.keyboard.press('F1');

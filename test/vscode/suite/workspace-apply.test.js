@@ -5,8 +5,8 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, clickInViewer, runnerAvailable, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
-const { ORIGINAL, root, sampleUri, resetSample, setTeam, teamHandler } = require('./workspace-team');
+const { assert, log, until, fakeLm, screenshot, webview, clickInViewer, runnerAvailable, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
+const { ORIGINAL, root, sampleUri, teamHandler, workspaceRunHooks } = require('./workspace-team');
 const { toldUntil } = require('./told');
 
 const CHANGED = "def add(a, b):\n    if not all(isinstance(x, (int, float)) for x in (a, b)):\n        raise TypeError('add() takes two numbers')\n    return a + b\n";
@@ -41,29 +41,10 @@ async function viewerResult(runId, pattern) {
 describe('Applying a workspace run in the refactor preview', function () {
   this.timeout(180000);
 
-  before(async () => {
-    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
-    await waitForFakeModel();
-    await setTeam();
-  });
-
-  beforeEach(async () => {
-    await resetSample();
-    fs.rmSync(utilPath(), { force: true });
-    await clearNotifications();
-  });
-
-  afterEach(async () => {
-    await fakeLm.reset();
-    if (runnerAvailable && (await refactorPreview.open())) await refactorPreview.click('Discard');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.rmSync(utilPath(), { force: true });
-  });
-
-  after(async () => {
-    await vscode.workspace.getConfiguration('massgen').update('agents', undefined, vscode.ConfigurationTarget.Global);
-    await resetSample();
-  });
+  workspaceRunHooks({ activated: (a) => (api = a) });
+  // util.py is the second file these runs add.
+  beforeEach(() => fs.rmSync(utilPath(), { force: true }));
+  afterEach(() => fs.rmSync(utilPath(), { force: true }));
 
   it('both files start ticked; unticking one applies the other: "Applied 1 of 2 files", and Undo puts back exactly that file', async function () {
     if (!runnerAvailable) this.skip();

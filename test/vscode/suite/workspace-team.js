@@ -7,7 +7,7 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, FAKE_VENDOR, FAKE_MODEL_ID, until, offers, requestText, called, showsAnswerOf } = require('./helpers');
+const { assert, EXTENSION_ID, FAKE_VENDOR, FAKE_MODEL_ID, until, offers, requestText, called, showsAnswerOf, waitForFakeModel, fakeLm, clearNotifications, runnerAvailable, refactorPreview } = require('./helpers');
 
 /** sample.py as committed in the test workspace (run.sh). */
 const ORIGINAL = 'def add(a, b):\n    return a + b\n';
@@ -84,4 +84,35 @@ const writerRequests = (requests) => requests.filter((r) => requestText(r).inclu
 /** Every tool result text the writer's requests carried (each request repeats the earlier ones). */
 const writerText = (requests) => writerRequests(requests).map(requestText).join('\n');
 
-module.exports = { ORIGINAL, root, sampleUri, resetSample, teamAgents, setTeam, teamHandler, writerRequests, writerText, WRITER, REVIEWER };
+/**
+ * The hooks of a suite of workspace runs with this team: the team set (and, with `commands`, massgen.commands.enabled)
+ * for the suite; sample.py reset and the notifications cleared before each test; after it the fake model reset, a
+ * run still going cancelled, a refactor preview left open discarded (it would hold the next run's edit) and the
+ * editors closed. `activated(api)` receives the extension's API.
+ */
+function workspaceRunHooks({ activated, commands = false }) {
+  const commandsSetting = () => vscode.workspace.getConfiguration('massgen.commands');
+  before(async () => {
+    activated(await vscode.extensions.getExtension(EXTENSION_ID).activate());
+    await waitForFakeModel();
+    await setTeam();
+    if (commands) await commandsSetting().update('enabled', true, vscode.ConfigurationTarget.Global);
+  });
+  beforeEach(async () => {
+    await resetSample();
+    await clearNotifications();
+  });
+  afterEach(async () => {
+    await fakeLm.reset();
+    await vscode.commands.executeCommand('massgen.cancelRun');
+    if (runnerAvailable && (await refactorPreview.open())) await refactorPreview.click('Discard');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(async () => {
+    if (commands) await commandsSetting().update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('massgen').update('agents', undefined, vscode.ConfigurationTarget.Global);
+    await resetSample();
+  });
+}
+
+module.exports = { ORIGINAL, root, sampleUri, resetSample, teamAgents, setTeam, teamHandler, writerRequests, writerText, workspaceRunHooks, WRITER, REVIEWER };

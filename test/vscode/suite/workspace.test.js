@@ -7,8 +7,8 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { assert, askInChat, EXTENSION_ID, log, until, waitForFakeModel, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
-const { ORIGINAL, root, sampleUri, resetSample, setTeam, teamHandler, writerText } = require('./workspace-team');
+const { assert, askInChat, log, until, fakeLm, screenshot, webview, playwright, clickInViewer, runnerAvailable, requestText, copiesEntries, clearNotifications, notificationTexts, refactorPreview } = require('./helpers');
+const { ORIGINAL, root, sampleUri, teamHandler, writerText, workspaceRunHooks } = require('./workspace-team');
 const { toldUntil } = require('./told');
 
 const CHANGED = "def add(a, b):\n    if not all(isinstance(x, (int, float)) for x in (a, b)):\n        raise TypeError('add() takes two numbers')\n    return a + b\n";
@@ -74,28 +74,7 @@ function viewerChanges(version) {
 describe('Workspace runs in real VS Code', function () {
   this.timeout(180000);
 
-  before(async () => {
-    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
-    await waitForFakeModel();
-    await setTeam();
-  });
-
-  beforeEach(async () => {
-    await resetSample();
-    await clearNotifications();
-  });
-
-  afterEach(async () => {
-    await fakeLm.reset();
-    // A preview left open by a failed test would hold the next run's edit.
-    if (runnerAvailable && (await refactorPreview.open())) await refactorPreview.click('Discard');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
-
-  after(async () => {
-    await vscode.workspace.getConfiguration('massgen').update('agents', undefined, vscode.ConfigurationTarget.Global);
-    await resetSample();
-  });
+  workspaceRunHooks({ activated: (a) => (api = a) });
 
   it('Run on Workspace: agents change their copies only; viewer shows the diff; refactor preview → Apply → Undo; no copy left', async function () {
     if (!runnerAvailable) this.skip();
