@@ -20,8 +20,8 @@ export function endingNote(reason: EndReason, { tieBreak = false, failed = 0, ag
   if (reason === 'consensus' && tieBreak) return 'the votes tied, so agent order decided';
   if (reason === 'consensus' && failed > 0 && agents - failed === 1) return `agreed by the 1 agent left (${failed} of ${agents} failed)`;
   switch (reason) {
-    case 'consensus':
     // A cancel has no winner to explain (noAnswer says it).
+    case 'consensus':
     case 'cancelled':
       return undefined;
     case 'user_stop':
