@@ -32,9 +32,11 @@
 //   settings | setApiKey | openConfig), openLink (https only, checked again on the host), openPanel, log (webview
 //   errors into the host log).
 //   requestDiff  the patch of answer version `version` (`agentK.M`) of a run; asked once per version.
-//   note      the user's note to every live agent of a running run, or to one (`agentId`); `changesTask` (the user's
-//             explicit choice) makes the current votes stale. It shows up as a `note_added` event; a note that cannot
-//             be sent (the run ended, the agent failed) comes back as `noteRefused`.
+//   note      the user's note to every live agent of a running run, or to one (`agentId`): the agents it is for
+//             judge again having seen it; `changesTask` (the user's explicit choice) also says the task changed. It
+//             shows up as a `note_added` event (then `note_undelivered` if the run ends, or the final answer is being
+//             written, before it reaches them); a note that cannot be sent (the run ended, no such agent) comes back
+//             as `noteRefused`.
 //   answerNow end a running run now with the best current answer (end reason user_stop).
 //   approve   the user's answer to approval `requestId` (from `approvals`); one already answered elsewhere (the
 //             notification), or whose run or agent stopped, is ignored.

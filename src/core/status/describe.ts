@@ -95,7 +95,7 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
     case 'tool_result':
       return event.name === EXECUTE_COMMAND ? `${at} ${who(state, event.agentId)} ${event.ok ? '→' : '✗'} ${oneLine(event.summary, 140)}` : undefined;
     case 'note_added':
-      return `${at} note${event.agentIds.length === 1 ? ` to ${who(state, event.agentIds[0])}` : ''}${event.changesTask ? ' (changes the task: votes asked again)' : ''}: ${oneLine(event.text, 160)}`;
+      return `${at} note${event.agentIds.length === 1 ? ` to ${who(state, event.agentIds[0])}` : ''}${event.changesTask ? ' (changes the task)' : ''}: ${oneLine(event.text, 160)}`;
     case 'note_delivered':
       return `${at} ${who(state, event.agentId)} got the note`;
     case 'note_undelivered':
