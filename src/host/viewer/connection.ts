@@ -235,7 +235,7 @@ export class ViewerConnection implements Disposable {
       case 'note':
         return this.note(m);
       case 'checksAnswer':
-        if (!this.hub.answerPending(m.id, m.use)) this.send(hostMessage({ type: 'notice', level: 'info', text: 'That question was settled already: the run has started.' }));
+        if (!this.hub.answerPending(m.id, m.use)) this.send(hostMessage({ type: 'notice', level: 'info', text: 'That question was settled already.' }));
         return;
       case 'answerNow': {
         const feed = this.hub.feed(m.runId);

@@ -35,7 +35,7 @@ export function watchTeamSetup(keys: KeyStore, secrets: vscode.SecretStorage, on
     secrets.onDidChange(refresh),
   ];
   return {
-    get: () => (cached ??= Promise.all([nextTeam(keys), selectLmModels(vscode.lm)]).then(([setup, models]) => ({ ...setup, chatModel: models.length > 0 }))),
+    get: () => (cached ??= Promise.all([nextTeam(keys), selectLmModels(vscode.lm).catch(() => [])]).then(([setup, models]) => ({ ...setup, chatModel: models.length > 0 }))),
     refresh,
     dispose: () => subscriptions.forEach((s) => s.dispose()),
   };
