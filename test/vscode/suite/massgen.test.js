@@ -228,8 +228,8 @@ describe('MassGen in real VS Code', function () {
     const applying = vscode.commands.executeCommand('massgen.applyRun', run.id);
     // The winner's change comes ticked: Apply writes it as proposed.
     await refactorPreview.rows('sample.py');
-    const ticked = (await refactorPreview.ticks()).find((r) => r.text.includes('sample.py'));
-    assert.strictEqual(ticked && ticked.checked, 'true', JSON.stringify(ticked));
+    const rows = await refactorPreview.ticks();
+    assert.deepStrictEqual(rows.filter((r) => r.text === 'sample.py').map((r) => r.checked), ['true'], JSON.stringify(rows));
     await screenshot('refactor-preview');
     await refactorPreview.click('Apply');
     assert.strictEqual(await applying, true);
