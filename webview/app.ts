@@ -73,7 +73,7 @@ export class App {
   private clockBase = { clock: 0, receivedAt: 0 };
   private page: Page | null = null;
   private readonly content = h('div', { class: 'content' });
-  /** The run about to start that waits for the user's answer: shown instead of the content until it has started. */
+  /** The run about to start that waits for the user's answer (layoutPending says where), until it has started. */
   private readonly pendingEl = h('div', { class: 'pending' });
   private pending: PendingRun | null = null;
   private readonly runsBody = h('div');
@@ -240,12 +240,16 @@ export class App {
     const page = this.page;
     const state = this.view.state;
     let rebuild = false;
+    let ended = false;
     applyDelta(this.view, m, (event) => {
       if (event.type === 'run_started') rebuild = true;
+      if (event.type === 'run_ended') ended = true;
       page.agents.streamEvent(event, state);
       this.frames.mark(agentOf(event), STRUCTURAL.has(event.type));
     });
     this.cursor.advance(m);
+    // A run that ends under the checks card gives the card its place.
+    if (ended && this.pending) this.layoutPending();
     // The host's clock, or the newest event's time if that is later (the two share a time base in practice).
     this.clockBase = { clock: Math.max(m.clock, this.view.state.elapsedMs), receivedAt: performance.now() };
     if (rebuild) {

@@ -180,7 +180,6 @@ export function outcomeText(outcome: Exclude<Outcome, 'running'>, label: string)
   }
 }
 
-
 export function phase(p: RunPhase, round: number): string {
   switch (p) {
     case 'idle':

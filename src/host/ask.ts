@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { ApprovalChoice, ApprovalToast, PendingApproval } from './run/approval-queue';
+import { agentName } from '../protocol/agent-name';
 
 export async function askUnlessAborted(message: string, detail: string, buttons: string[], signal: AbortSignal): Promise<string | undefined> {
   const answer = vscode.window.showWarningMessage(message, { detail }, ...buttons);
@@ -16,11 +17,6 @@ export async function askUnlessAborted(message: string, detail: string, buttons:
   return Promise.race([answer, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
-/** "claude (agent2)": the user's id first, the anonymous label as the tag (just "agent2" when they are the same). */
-export function approvalAgentName(request: Pick<PendingApproval, 'agentId' | 'label'>): string {
-  return request.agentId === request.label ? request.label : `${request.agentId} (${request.label})`;
-}
-
 export function approvalToast(): ApprovalToast {
   return {
     show: async (head: PendingApproval, more: number): Promise<ApprovalChoice | undefined> => {
@@ -29,7 +25,7 @@ export function approvalToast(): ApprovalToast {
         ...(head.sandboxed ? [[vscode.l10n.t('Allow for this run'), 'allowRun'] as [string, ApprovalChoice]] : []),
         [vscode.l10n.t('Deny'), 'deny'],
       ];
-      const message = vscode.l10n.t('MassGen: {0} wants to run “{1}” in its copy of “{2}”.', approvalAgentName(head), head.command, head.folder);
+      const message = vscode.l10n.t('MassGen: {0} wants to run “{1}” in its copy of “{2}”.', agentName({ id: head.agentId, label: head.label }), head.command, head.folder);
       const waiting = more === 0 ? '' : more === 1 ? vscode.l10n.t(' 1 more approval waits (see the vote viewer).') : vscode.l10n.t(' {0} more approvals wait (see the vote viewer).', more);
       const sandbox = head.sandboxed
         ? vscode.l10n.t("It runs sandboxed: it can change only the agent's copy, and no API key is in its environment.")

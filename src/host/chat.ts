@@ -25,9 +25,11 @@ import { consensusOf, endingNote, noAnswer } from './run/outcome';
 import { failureInWords } from '../protocol/failure-words';
 import { checksSummaryLine } from '../protocol/checks';
 import { escapeMarkdown } from './lm-tool/plan';
-import { offerCheck, pickWorkspaceFolder, settleUnsavedFiles, workspaceInstructions, type CheckOffer } from './run/on-workspace';
+import { editInstructions, workspaceInstructions } from './run/copy-instructions';
+import { offerCheck, pickWorkspaceFolder, settleUnsavedFiles, type CheckOffer } from './run/on-workspace';
 import type { PreviousRun } from '../core/run/continuation';
 import { isNoteRequest, noteSentMarkdown, previousRunOf } from './chat-followup';
+import { agentName } from '../protocol/agent-name';
 
 const MAX_REFERENCE_CHARS = 100_000;
 
@@ -56,14 +58,6 @@ async function filesToEdit(refs: readonly vscode.ChatPromptReference[]): Promise
   }
   const seed = await Promise.all([...uris].map(async ([relativePath, uri]) => ({ relativePath, content: (await vscode.workspace.openTextDocument(uri)).getText() })));
   return { seed, uris };
-}
-
-function editInstructions(paths: string[]): string {
-  return [
-    `The files to change are in your working folder: ${paths.join(', ')}.`,
-    'Make the changes there with edit_file or write_file (read_file and list_directory show what is there; the other agents\' folders are readable under peers/).',
-    'Then call new_answer with a short summary of what you changed and why — or vote, if another agent\'s work (see peers/agentK/) is better.',
-  ].join('\n');
 }
 
 /**
@@ -183,10 +177,13 @@ function answerFollowup(followup: string, history: vscode.ChatContext['history']
 
 /** The chat lines for one event; progress for phases, markdown for answers and votes. */
 function narrate(event: RunEvent, state: RunState, stream: vscode.ChatResponseStream): void {
-  const who = (id: string) => state.agents.find((a) => a.id === id)?.label ?? id;
+  const who = (id: string) => {
+    const a = state.agents.find((x) => x.id === id);
+    return a ? agentName(a) : id;
+  };
   switch (event.type) {
     case 'run_started':
-      stream.markdown(new vscode.MarkdownString(`${vscode.l10n.t('Team: {0}', event.agents.map((a) => `${a.label} (${a.model})`).join(', '))}\n`));
+      stream.markdown(new vscode.MarkdownString(`${vscode.l10n.t('Team: {0}', event.agents.map((a) => `${agentName(a)} · ${a.model}`).join(', '))}\n`));
       break;
     case 'round_started':
       stream.progress(
@@ -318,13 +315,13 @@ export function createChatHandler(deps: { runs: RunManager; keys: KeyStore; prev
       const state = run.state;
       if (result.finalAnswer === null) {
         // One failure per line, as a list (markdown would run the lines together).
-        stream.markdown(`\n\n${noAnswer(result.reason, result.error, state.agents).text.replace(/\n\s+/g, '\n- ')}`);
+        stream.markdown(`\n\n${noAnswer(result.reason, result.error, state.agents, vscode.l10n).text.replace(/\n\s+/g, '\n- ')}`);
         // A cancelled run proposes nothing, but its answers so far can still be read (and copied) in the viewer.
         if (state.answers.length > 0) button(stream, 'massgen.showVoteViewer', vscode.l10n.t('Open vote viewer'), { runId: run.id });
         return { metadata: { runId: run.id, winner: null } satisfies ChatResultMeta };
       }
       const winner = state.agents.find((a) => a.id === result.winnerId);
-      const ending = endingNote(result.reason, consensusOf(state));
+      const ending = endingNote(result.reason, consensusOf(state), vscode.l10n);
       const wins = ending
         ? vscode.l10n.t('{0} wins ({1}): {2}', result.winnerLabel ?? '', winner?.model ?? '', ending)
         : vscode.l10n.t('{0} wins ({1})', result.winnerLabel ?? '', winner?.model ?? '');

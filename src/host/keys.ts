@@ -72,5 +72,4 @@ export async function setApiKeyCommand(keys: KeyStore, preselect?: string): Prom
   if (!value) return;
   await keys.set(picked.env, value.trim());
   void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0} stored.', picked.env));
-
 }

@@ -34,10 +34,10 @@ export function createRuntime(context: vscode.ExtensionContext, log: vscode.LogO
   const runs = new RunManager(keys, log);
   const preview = new PreviewManager();
   const previews = new RunPreviews(runs, preview);
+  const viewer = createVoteViewer(context, { runs, previews, keys }, log);
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const scratchDir = join(storage, 'scratch');
   const copiesDir = join(storage, 'workspaces');
-  const viewer = createVoteViewer(context, { runs, previews, keys, copiesDir }, log);
 
   const updateRunning = () => void vscode.commands.executeCommand('setContext', 'massgen.running', runs.active.length > 0);
   context.subscriptions.push(

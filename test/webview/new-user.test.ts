@@ -221,14 +221,16 @@ describeInChromium('vote viewer: what a new user hits (issue 27)', function () {
     assert.match(await text(p, '.run-title'), /Add input validation \(app\)/);
   });
 
-  it('a run still going stays in sight under the checks card: its column, its buttons and what waits on the user', async () => {
+  it('a run still going stays in sight under the checks card until it ends; then the card takes its place', async () => {
     const h = await harness();
-    await startRun(h, 'run-live', 'The live run', streaming);
+    const run = await startRun(h, 'run-live', 'The live run', streaming);
     const p = await open(h, { theme: 'dark', width: 320, height: 700 });
     const card = h.source.pending.ask({ title: 'Add input validation (app)', command: 'npm test', why: 'package.json\'s test script (“node test.js”)' }, () => undefined);
     await eventually(async () => (await p.page.locator('.pending-run').count()) === 1, { what: 'the pending run' });
     assert.equal(await p.page.locator('.run-header').isVisible(), true, 'the live run is not hidden by the card');
     assert.match(await text(p, '.run-header .run-title'), /The live run/);
+    await replay(run, events(won, streaming.length + 1));
+    await eventually(async () => !(await p.page.locator('.run-header').isVisible()), { what: 'the finished run to give the card its place' });
     card.dispose();
   });
 

@@ -11,7 +11,6 @@ import { button, h, icon, setHidden } from '../dom';
 /** The column's status while a command waits: the agent is stopped on the user, not streaming. */
 export const APPROVAL_BADGE: Badge = { kind: 'waiting', text: 'waiting for approval', icon: 'shield', title: 'A command of this agent waits for your approval' };
 
-
 export class ApprovalView {
   readonly el = h('div', { class: 'approvals', attrs: { role: 'region', 'aria-label': 'Commands waiting for your approval' } });
   private key = '';

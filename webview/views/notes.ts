@@ -161,11 +161,8 @@ export class AgentNotesView {
       icon: 'debug-continue',
       label: 'Continue with this note: a follow-up run with it',
       title: 'Start a follow-up run that carries this note (after this run\u2019s answer, if it has one)',
-      onClick: () => {
-        // One follow-up per note: the host starts it once anyway, the button says so at once.
-        b.setAttribute('disabled', '');
-        this.host.post({ type: 'continueWithNote', runId: this.runId, noteId });
-      },
+      // The host starts one follow-up per note: a second click shows the same run.
+      onClick: () => this.host.post({ type: 'continueWithNote', runId: this.runId, noteId }),
     });
     b.classList.add('note-continue');
     return b;

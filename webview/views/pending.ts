@@ -1,4 +1,4 @@
-// A run about to start that waits for the user's answer: shown at once in place of the previous run, with the
+// A run about to start that waits for the user's answer: shown at once (in place of a finished run), with the
 // question (use the project's test command as a check?) and its two answers; once the question is settled (here, in
 // the notification, or by the wait running out) it says the run is starting, and the run replaces it when it has.
 

@@ -110,13 +110,13 @@ export type ProviderErrorKind =
   | 'aborted'
   | 'unknown';
 
-/** A provider failure, classified so the engine's retry policy can decide without knowing the SDK. */
 /** A server a request never reached: its URL and why, in words ("connection refused"). */
 export interface UnreachableServer {
   url: string;
   reason: string;
 }
 
+/** A provider failure, classified so the engine's retry policy can decide without knowing the SDK. */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   readonly status?: number;

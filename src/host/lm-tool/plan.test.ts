@@ -31,7 +31,7 @@ describe('lm-tool: what the confirmation says', () => {
     const lines = plan.message.split('\n\n');
     assert.equal(lines.length, 5, plan.message);
     for (const line of lines) assert.match(line, /^«.*»$/);
-    assert.ok(lines[0].startsWith('«**1 agent(s):** gpt \\(openai gpt-4.1-mini\\)'), lines[0]);
+    assert.ok(lines[0].startsWith('«**1 agent:** gpt \\(openai gpt-4.1-mini\\)'), lines[0]);
     assert.match(plan.message, /«Paid models \(gpt-4\.1-mini\): «about \$[\d.]+–\$[\d.]+»\.»/);
   });
 

@@ -80,7 +80,7 @@ export function planInvocation(config: MassGenConfig, input: MassGenToolInput, w
       ]
     : [];
   const message = [
-    l10n.t('**{0} agent(s):** {1}', team.length, team.join(', ')),
+    team.length === 1 ? l10n.t('**1 agent:** {0}', team[0]) : l10n.t('**{0} agents:** {1}', team.length, team.join(', ')),
     ...spends,
     ...files,
     l10n.t('**Question:** {0}', escapeMarkdown(input.question.slice(0, 500))),

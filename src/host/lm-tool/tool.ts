@@ -12,7 +12,7 @@ import type { RunSession } from '../../core/run/session';
 import type { KeyStore } from '../keys';
 import { resolveRunConfig } from '../run/config';
 import type { RunManager } from '../run/manager';
-import { workspaceInstructions } from '../run/on-workspace';
+import { workspaceInstructions } from '../run/copy-instructions';
 import type { RunPreviews } from '../run/previews';
 import { teamFor } from '../run/team';
 import { escapeMarkdown, planInvocation, type MassGenToolInput } from './plan';

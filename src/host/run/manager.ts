@@ -72,7 +72,7 @@ export class RunManager implements vscode.Disposable {
   /** `closeAll` began (the window is closing): nothing more starts. */
   private closing = false;
   /** Each kept run's prompt (RunRequest.prompt) and the agents that ran, for the views. */
-  private readonly info = new Map<string, { prompt: string; agents: RanAgent[] }>();
+  private readonly info = new Map<string, { prompt: string; agents: RanAgent[]; files?: FilesOption }>();
   private readonly started = new vscode.EventEmitter<RunSession>();
   readonly onDidStart = this.started.event;
   private readonly dropped = new vscode.EventEmitter<string>();
@@ -100,6 +100,11 @@ export class RunManager implements vscode.Disposable {
   /** What the user asked for the run, in their words. */
   promptOf(id: string): string | undefined {
     return this.info.get(id)?.prompt;
+  }
+
+  /** The files a kept run's agents worked on (a follow-up works on the same). */
+  filesOf(id: string): FilesOption | undefined {
+    return this.info.get(id)?.files;
   }
 
   /** The agents a kept run ran with: models, providers and personas as configured (the run state has no personas). */
@@ -155,7 +160,7 @@ export class RunManager implements vscode.Disposable {
     session.subscribe((event, state) => this.logEvent(event, state));
     if (request.onEvent) session.subscribe(request.onEvent);
     this.runs.push(session);
-    this.info.set(session.id, { prompt: request.prompt ?? request.task, agents: team.config.agents.map(ranAgent) });
+    this.info.set(session.id, { prompt: request.prompt ?? request.task, agents: team.config.agents.map(ranAgent), ...(request.files ? { files: request.files } : {}) });
     this.started.fire(session);
     this.prune();
     void session

@@ -16,7 +16,7 @@ function openTeamSettings(): Thenable<unknown> {
 }
 
 export async function showNoAnswer(result: Pick<RunResult, 'reason' | 'error'>, agents: RunState['agents']): Promise<void> {
-  const { text, isError, serverDown } = noAnswer(result.reason, result.error ?? undefined, agents);
+  const { text, isError, serverDown } = noAnswer(result.reason, result.error ?? undefined, agents, vscode.l10n);
   if (!isError) {
     void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0}', text));
     return;

@@ -129,14 +129,13 @@ export async function runOnSelection(deps: { runs: RunManager; previews: RunPrev
       // Says itself why when there is no code for the file (the answer stays in the vote viewer).
       const shown = await deps.previews.show(run.id);
       if (!shown) return;
-      const ending = endingNote(result.reason, consensusOf(run.state));
+      const ending = endingNote(result.reason, consensusOf(run.state), vscode.l10n);
       // No Apply/Discard buttons here: a notification cannot be withdrawn, and would offer them after the diff was
       // applied or discarded elsewhere. The diff's title bar and the vote viewer follow the winner's state.
       const won = ending
         ? vscode.l10n.t('MassGen: {0} won ({1}). Review the diff, then apply it with ✓ in its title bar (Ctrl+Alt+Enter) or discard it.', result.winnerLabel ?? '', ending)
         : vscode.l10n.t('MassGen: {0} won. Review the diff, then apply it with ✓ in its title bar (Ctrl+Alt+Enter) or discard it.', result.winnerLabel ?? '');
       void vscode.window.showInformationMessage(shown.note ? `${won} ${shown.note}` : won);
-
     } finally {
       sub.dispose();
     }

@@ -18,15 +18,7 @@ import { offerFix } from './team-problem';
 import type { RunManager } from './manager';
 import { firstAnswer, type PendingRuns } from './pending-run';
 import type { RunPreviews } from './previews';
-
-/** What the task tells the agents about their copy (the tools' own descriptions say the rest). */
-export function workspaceInstructions(folderName: string): string {
-  return [
-    `You work on your own copy of the project "${folderName}" (your working folder). Read it with list_directory, read_file and search_files; change it with edit_file or write_file.`,
-    'The other agents work on copies of their own; the files of each current answer are readable under peers/agentK/.',
-    'When your change is done, call new_answer with a short summary of what you changed and why (your changed files are recorded with it), or vote if another answer is better.',
-  ].join('\n');
-}
+import { workspaceInstructions } from './copy-instructions';
 
 /** The folder to run on: the one given (explorer menu), the only one, the active file's, or the user's pick. */
 export async function pickWorkspaceFolder(given?: vscode.Uri): Promise<vscode.WorkspaceFolder | vscode.Uri | undefined> {
@@ -237,7 +229,7 @@ export async function runOnWorkspace(deps: WorkspaceRunDeps, given?: { instructi
     return;
   }
   const files = result.change?.files.length ?? 0;
-  const ending = endingNote(result.reason, consensusOf(run.state));
+  const ending = endingNote(result.reason, consensusOf(run.state), vscode.l10n);
   if (files === 0) {
     void vscode.window.showInformationMessage(
       ending

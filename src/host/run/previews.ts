@@ -61,10 +61,17 @@ export class RunPreviews implements vscode.Disposable {
     this.changed.fire(runId);
   }
 
-  /** A follow-up's winner goes where run `fromRunId`'s went: the same selection (re-anchored on Apply) or files. */
+  /**
+   * A follow-up's winner goes where run `fromRunId`'s went: the same files, or the same selection, which is the
+   * applied winner's code once that run's winner was applied (re-anchored on Apply as usual).
+   */
   registerLike(runId: string, fromRunId: string): void {
     const target = this.targets.get(fromRunId);
-    if (target) this.register(runId, target);
+    const applied = this.applied.get(fromRunId);
+    if (target && applied?.kind === 'selection') {
+      const { uri, versionAfter: version, docAfter: text, start, end } = applied.proposal;
+      this.register(runId, { uri, version, text, start, end, languageId: target.languageId });
+    } else if (target) this.register(runId, target);
     const files = this.files.get(fromRunId);
     if (files) this.registerFiles(runId, files);
   }

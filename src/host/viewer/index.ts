@@ -20,7 +20,6 @@ import type { ViewerConnection } from './connection';
 import { ViewerHub, type ViewerPort } from './hub';
 import { watchTeamSetup } from './team-setup';
 
-
 type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
 /** Page state the webview keeps with setState (the panel serializer and the view get it back). */
@@ -67,13 +66,11 @@ export interface VoteViewerDeps {
   runs: RunManager;
   previews: RunPreviews;
   keys: KeyStore;
-  /** Where workspace runs make their copies (a follow-up of one makes its own). */
-  copiesDir: string;
 }
 
 /** The vote viewer: the webview view, the editor panel and its serializer, the two commands' bodies. `log`: the
  * extension's log channel. */
-export function createVoteViewer(context: vscode.ExtensionContext, { runs, previews, keys, copiesDir }: VoteViewerDeps, log: Log): VoteViewer {
+export function createVoteViewer(context: vscode.ExtensionContext, { runs, previews, keys }: VoteViewerDeps, log: Log): VoteViewer {
   const bundleRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
   const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
   const storage = vscode.Uri.joinPath(context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-workspace'), 'vote-viewer');
@@ -94,7 +91,7 @@ export function createVoteViewer(context: vscode.ExtensionContext, { runs, previ
     openPanel: (runId) => openPanel({ runId: runId ?? undefined }),
     setup: () => team.get(),
     applyState: (runId) => previews.state(runId),
-    continueWithNote: (runId, noteId) => continueWithNote({ runs, previews, copiesDir }, runId, noteId),
+    continueWithNote: (runId, noteId) => continueWithNote({ runs, previews }, runId, noteId),
     log,
   });
   const applyListener = previews.onDidChange((runId) => hub.applyChanged(runId));
