@@ -11,6 +11,7 @@
 import type { AgentToolbox } from '../engine/ports';
 import { defineToolbox, tool } from '../tools/kit';
 import { failed as fail, type ToolResult as Result } from '../tools/types';
+import { linkedSignal } from '../util/abort';
 import { BackgroundCommands } from './background';
 import { BACKGROUND_ID_ARGS, COMMAND_OUTPUT, EXECUTE_COMMAND, EXECUTE_COMMAND_ARGS, KILL_COMMAND, commandToolSpecs, type ExecuteCommandArgs } from './command-specs';
 import { planSandbox, type SandboxPlan } from './plan';
@@ -121,26 +122,31 @@ export function createCommandToolbox(options: CommandToolboxOptions): AgentToolb
       const refusal = background.refusal();
       if (refusal) return fail(tool, refusal);
     }
-    const callSignal = AbortSignal.any([signal, runEnd.signal]);
-    if (options.sandbox.requiresApproval || options.requireApproval) {
-      const reason = options.sandbox.requiresApproval ? 'no-sandbox' : 'configured';
-      if (!options.approve) return fail(tool, 'commands need the user\'s approval here (no sandbox is available on this machine), and no approval can be asked in this run; work without running commands');
-      const answer = await approved(options.approve, { command, cwd: plan.copy, reason }, callSignal);
-      if (!answer.ok) return fail(tool, answer.why ? `not run: ${answer.why}` : 'the user did not approve this command, so it did not run. Do the task without it, or explain in your answer why it is needed');
+    // The turn's signal or the run's end stops this call; linked plainly, so nothing stays on the run's signal.
+    const call = linkedSignal([signal, runEnd.signal]);
+    try {
+      if (options.sandbox.requiresApproval || options.requireApproval) {
+        const reason = options.sandbox.requiresApproval ? 'no-sandbox' : 'configured';
+        if (!options.approve) return fail(tool, 'commands need the user\'s approval here (no sandbox is available on this machine), and no approval can be asked in this run; work without running commands');
+        const answer = await approved(options.approve, { command, cwd: plan.copy, reason }, call.signal);
+        if (!answer.ok) return fail(tool, answer.why ? `not run: ${answer.why}` : 'the user did not approve this command, so it did not run. Do the task without it, or explain in your answer why it is needed');
+      }
+      if (inBackground) {
+        // A background command outlives the turn: only the run's end stops it.
+        const handle = await startCommand(spec(command, timeoutSeconds, runEnd.signal));
+        const id = background.add(command, handle, timeoutSeconds);
+        const limit = timeoutSeconds === null ? 'no timeout' : `a ${timeoutSeconds} s timeout`;
+        return { ok: true, content: `${note}started in the background as ${id} (${limit}); read its output with ${COMMAND_OUTPUT} {"id": "${id}"} and stop it with ${KILL_COMMAND}` };
+      }
+      const handle = await startCommand(spec(command, timeoutSeconds, call.signal));
+      foreground.add(handle);
+      const end = await handle.done;
+      foreground.delete(handle);
+      const text = resultText(describeEnd(end, limits, timeoutSeconds), handle.output.take(), end);
+      return { ok: end.kind === 'exited' && end.exitCode === 0, content: note + text };
+    } finally {
+      call.dispose();
     }
-    if (inBackground) {
-      // A background command outlives the turn: only the run's end stops it.
-      const handle = await startCommand(spec(command, timeoutSeconds, runEnd.signal));
-      const id = background.add(command, handle, timeoutSeconds);
-      const limit = timeoutSeconds === null ? 'no timeout' : `a ${timeoutSeconds} s timeout`;
-      return { ok: true, content: `${note}started in the background as ${id} (${limit}); read its output with ${COMMAND_OUTPUT} {"id": "${id}"} and stop it with ${KILL_COMMAND}` };
-    }
-    const handle = await startCommand(spec(command, timeoutSeconds, callSignal));
-    foreground.add(handle);
-    const end = await handle.done;
-    foreground.delete(handle);
-    const text = resultText(describeEnd(end, limits, timeoutSeconds), handle.output.take(), end);
-    return { ok: end.kind === 'exited' && end.exitCode === 0, content: note + text };
   }
 
   const specs = commandToolSpecs(options.sandbox, network, limits);

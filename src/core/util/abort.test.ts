@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AbortedError, raceAbort } from './abort';
+import { AbortedError, linkedSignal, raceAbort } from './abort';
 
 describe('raceAbort', () => {
   it('settles as the promise does while the signal is quiet', async () => {
@@ -34,5 +34,32 @@ describe('raceAbort', () => {
     ac.signal.removeEventListener = ((...args: Parameters<typeof remove>) => (listeners--, remove(...args))) as typeof remove;
     await raceAbort(Promise.resolve(1), ac.signal);
     assert.equal(listeners, 0);
+  });
+});
+
+describe('linkedSignal', () => {
+  it('aborts when any source does, and then lets go of every source', () => {
+    const a = new AbortController();
+    const b = new AbortController();
+    const linked = linkedSignal([a.signal, b.signal]);
+    assert.equal(linked.signal.aborted, false);
+    b.abort();
+    assert.equal(linked.signal.aborted, true);
+    // No listener is left on the other, long-lived source.
+    let heard = 0;
+    linked.signal.addEventListener('abort', () => heard++);
+    a.abort();
+    assert.equal(heard, 0);
+  });
+
+  it('starts aborted when a source has; dispose detaches it from sources that live on', () => {
+    const done = new AbortController();
+    done.abort();
+    assert.equal(linkedSignal([new AbortController().signal, done.signal]).signal.aborted, true);
+    const run = new AbortController();
+    const linked = linkedSignal([run.signal]);
+    linked.dispose();
+    run.abort();
+    assert.equal(linked.signal.aborted, false, 'a disposed link no longer follows its source');
   });
 });

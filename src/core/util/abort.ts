@@ -35,3 +35,20 @@ export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Prom
     );
   });
 }
+
+/**
+ * A signal that aborts when any of `signals` does, held by plain listeners that `dispose` removes. Used instead of
+ * `AbortSignal.any` where a source lives long (a run's signal) and the dependent is short (one command): the
+ * dependent is kept alive by its sources' listeners rather than weakly, and leaves nothing behind on them.
+ */
+export function linkedSignal(signals: readonly AbortSignal[]): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  const dispose = () => {
+    for (const s of signals) s.removeEventListener('abort', abort);
+  };
+  if (signals.some((s) => s.aborted)) controller.abort();
+  else for (const s of signals) s.addEventListener('abort', abort, { once: true });
+  controller.signal.addEventListener('abort', dispose, { once: true });
+  return { signal: controller.signal, dispose };
+}
