@@ -106,9 +106,9 @@ describe('the massgen_run language-model tool', function () {
       return { label: await widget.getAttribute('aria-label'), text: await widget.innerText(), buttons: await widget.locator('.monaco-button:visible').allInnerTexts() };
     }, null, 60000);
     log('confirmation:', confirmation.text.replace(/\s+/g, ' ').slice(0, 400), JSON.stringify(confirmation.buttons));
-    assert.match(confirmation.label, /^Chat Confirmation Dialog Run a MassGen team\? It spends money\. 3 agent\(s\)/);
+    assert.match(confirmation.label, /^Chat Confirmation Dialog Run a MassGen team\? It spends money\. 3 agents:/);
     assert.deepStrictEqual(confirmation.buttons.filter(Boolean), ['Allow in this Session', 'Skip']);
-    assert.match(confirmation.text, /3 agent\(s\): fake-agent-reviewer \(vscode-lm massgen-fake\/fake-agent\)/);
+    assert.match(confirmation.text, /3 agents: fake-agent-reviewer \(vscode-lm massgen-fake\/fake-agent\)/);
     assert.match(confirmation.text, /VS Code chat models \(massgen-fake\/fake-agent\): \d+–\d+ requests in all, billed by your plan/);
     assert.match(confirmation.text, /Question: What is the capital of France\?/);
     await screenshot('lm-tool-confirmation');
