@@ -17,7 +17,7 @@
 // selection, is a conflict and the re-anchor is refused.
 
 import { diffLines, diffWordsWithSpace, type ChangeObject } from 'diff';
-import { commonPrefixLength } from '../util/text';
+import { commonPrefixLength, toLf } from '../util/text';
 
 export interface ReanchorInput {
   /** The document text the agents saw. */
@@ -106,10 +106,6 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-function normalizeEol(text: string): string {
-  return text.replace(/\r\n/g, '\n');
-}
-
 /** 0-based line index and column of `offset`. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   const lineStart = offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
@@ -176,7 +172,7 @@ export function reanchorSelection(input: ReanchorInput): ReanchorResult {
   };
 
   // 0. Only the line endings changed (LF <-> CRLF): map by line and column instead of diffing every line.
-  if ((oldDoc.includes('\r') || newDoc.includes('\r')) && normalizeEol(oldDoc) === normalizeEol(newDoc)) {
+  if ((oldDoc.includes('\r') || newDoc.includes('\r')) && toLf(oldDoc) === toLf(newDoc)) {
     if (/[\r\n]/.test(oldDoc.slice(s, e))) {
       return { ok: false, kind: 'changed', reason: `The document's line endings were converted (LF ↔ CRLF) while the agents were working, which changed the selected text (${describeLines(oldDoc, s, e)}).` };
     }

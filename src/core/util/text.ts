@@ -11,3 +11,8 @@ export function commonPrefixLength(a: string, b: string): number {
   while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
+
+/** `text` with CRLF line ends as LF: a CRLF checkout and the LF text read from git compare equal. */
+export function toLf(text: string): string {
+  return text.replace(/\r\n/g, '\n');
+}

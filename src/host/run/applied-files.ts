@@ -4,9 +4,8 @@
 // record keeps the text each file was left with, so Undo puts back exactly those files whose text is still that.
 // Pure: the host reads the files and writes the edits.
 
+import { toLf } from '../../core/util/text';
 import type { FileChange } from '../../core/workspace/changes';
-
-const lf = (text: string) => text.replace(/\r\n/g, '\n');
 
 export type FileOutcome = 'applied' | 'partly' | 'notApplied';
 
@@ -29,11 +28,11 @@ export interface AppliedRecord {
 
 /** How far a file's change was applied, from its text now (undefined: the file does not exist). */
 export function outcomeOf(change: FileChange, now: string | undefined): FileOutcome {
-  if (change.kind === 'added') return now === undefined ? 'notApplied' : lf(now) === lf(change.after ?? '') ? 'applied' : 'partly';
+  if (change.kind === 'added') return now === undefined ? 'notApplied' : toLf(now) === toLf(change.after ?? '') ? 'applied' : 'partly';
   if (change.kind === 'deleted') return now === undefined ? 'applied' : 'notApplied';
   if (now === undefined) return 'partly';
-  if (lf(now) === lf(change.after ?? '')) return 'applied';
-  return lf(now) === lf(change.before ?? '') ? 'notApplied' : 'partly';
+  if (toLf(now) === toLf(change.after ?? '')) return 'applied';
+  return toLf(now) === toLf(change.before ?? '') ? 'notApplied' : 'partly';
 }
 
 /** The record of an apply, from each proposed file's text read right after it. */
@@ -60,7 +59,7 @@ export function undoSteps(record: AppliedRecord, textNow: ReadonlyMap<string, st
   const changedSince: string[] = [];
   for (const f of record.files) {
     const now = textNow.get(f.relativePath);
-    const unchanged = now === undefined || f.left === undefined ? now === f.left : lf(now) === lf(f.left);
+    const unchanged = now === undefined || f.left === undefined ? now === f.left : toLf(now) === toLf(f.left);
     if (!unchanged) changedSince.push(f.relativePath);
     else if (f.before === undefined) steps.push({ relativePath: f.relativePath, action: 'delete' });
     else steps.push({ relativePath: f.relativePath, action: 'write', text: f.before, create: now === undefined });

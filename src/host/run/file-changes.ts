@@ -5,14 +5,13 @@
 
 import * as vscode from 'vscode';
 import { lineEdits } from '../../core/edit/text-edits';
+import { toLf } from '../../core/util/text';
 import type { WinnerChange } from '../../core/run/work-area';
 import { partlyApplied, recordApplied, undoSteps, type AppliedRecord } from './applied-files';
 import { afterApplyInWords } from './auto-save';
 
 /** Where each changed path of a run goes in the workspace. */
 export type FileTarget = (relativePath: string) => vscode.Uri | undefined;
-
-const lf = (text: string) => text.replace(/\r\n/g, '\n');
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
   return vscode.workspace.fs.stat(uri).then(() => true, () => false);
@@ -58,7 +57,7 @@ export async function applyFileChanges(change: WinnerChange | undefined, target:
       const doc = await vscode.workspace.openTextDocument(uri);
       // A change read from git has LF line ends where a CRLF checkout (core.autocrlf) shows CRLF: compare and write
       // in the document's own line ends.
-      if (lf(doc.getText()) !== lf(c.before ?? '')) (doc.isDirty ? unsaved : stale).push(c.relativePath);
+      if (toLf(doc.getText()) !== toLf(c.before ?? '')) (doc.isDirty ? unsaved : stale).push(c.relativePath);
       const after = inEol(doc, c.after ?? '');
       // Line edits rather than one whole-file replacement: the preview then shows only what changed.
       for (const e of lineEdits(doc.getText(), after)) edit.replace(uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text, meta);
@@ -125,7 +124,7 @@ function partlyInWords(record: AppliedRecord): string {
 
 /** A document's text in its own line ends, from LF text. */
 function inEol(doc: vscode.TextDocument, text: string): string {
-  return doc.eol === vscode.EndOfLine.CRLF ? lf(text).replace(/\n/g, '\r\n') : text;
+  return doc.eol === vscode.EndOfLine.CRLF ? toLf(text).replace(/\n/g, '\r\n') : text;
 }
 
 /**
