@@ -180,10 +180,15 @@ export interface ResolvedKey {
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** The variables `${VAR}` references in `text` name, in order. */
+export function envRefNames(text: string): string[] {
+  return [...text.matchAll(ENV_REF)].map((m) => m[1]);
+}
+
 /** An inline key wins (with `${VAR}` expanded from env); else the first set env var of the requirement. */
 export function resolveApiKey(inline: string | undefined, req: KeyRequirement, env: NodeJS.ProcessEnv): ResolvedKey {
   if (inline !== undefined) {
-    const refs = [...inline.matchAll(ENV_REF)].map((m) => m[1]);
+    const refs = envRefNames(inline);
     const unsetRefs = refs.filter((name) => !env[name]);
     if (unsetRefs.length > 0) return { apiKeyEnv: unsetRefs[0], unsetRefs };
     const apiKey = inline.replace(ENV_REF, (_m, name: string) => env[name] ?? '');

@@ -5,7 +5,7 @@
 // which is what upstream users paste.
 
 import { stringify } from 'yaml';
-import { closestBackendType, isUpstreamType, keyRequirement, lookupBackend } from './backends';
+import { closestBackendType, envRefNames, isUpstreamType, keyRequirement, lookupBackend } from './backends';
 import { ConfigError, parseConfigText, type ConfigIssue, type LoadResult } from './load';
 
 /** The shape the setting documents. */
@@ -185,7 +185,13 @@ export interface InlineKey {
   value: string;
 }
 
-const ENV_REF = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
+/** The key variables a run looks in for an upstream-shaped backend by itself (none without a type). */
+function keyVarsOf(backend: Record<string, unknown>): string[] {
+  const type = typeof backend.type === 'string' ? backend.type : '';
+  if (!type) return [];
+  const url = typeof backend.base_url === 'string' ? backend.base_url : lookupBackend(type)?.defaultBaseUrl;
+  return keyRequirement(type, url).envVars;
+}
 
 /**
  * The keys written into the setting (not `${VAR}` references). Each is stored under its backend's key variable
@@ -197,12 +203,10 @@ export function inlineKeys(agents: unknown[], existing: ReadonlyMap<string, stri
   const found: InlineKey[] = [];
   agents.forEach((a, index) => {
     if (!isUpstreamAgent(a)) return;
-    const { api_key: value, type, base_url: baseUrl } = a.backend;
-    if (typeof value !== 'string' || !value.trim() || ENV_REF.test(value)) return;
+    const value = a.backend.api_key;
+    if (typeof value !== 'string' || !value.trim() || envRefNames(value).length > 0) return;
     const id = typeof a.id === 'string' && a.id ? a.id : `agent${index + 1}`;
-    const t = typeof type === 'string' ? type : '';
-    const url = typeof baseUrl === 'string' ? baseUrl : lookupBackend(t)?.defaultBaseUrl;
-    const known = t ? keyRequirement(t, url).envVars[0] : undefined;
+    const known = keyVarsOf(a.backend)[0];
     const key = value.trim();
     const held = known === undefined ? undefined : (found.find((k) => k.envVar === known)?.value ?? existing.get(known));
     const envVar = known && (held === undefined || held === key) ? known : `MASSGEN_${id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_API_KEY`;
@@ -217,10 +221,8 @@ export function withoutInlineKeys(agents: unknown[], moved: InlineKey[]): unknow
     const key = moved.find((k) => k.index === index);
     if (!key || !isUpstreamAgent(a)) return a;
     const { api_key: _dropped, ...backend } = a.backend;
-    const type = typeof a.backend.type === 'string' ? a.backend.type : '';
-    const url = typeof a.backend.base_url === 'string' ? a.backend.base_url : lookupBackend(type)?.defaultBaseUrl;
     // A run looks for the backend's own key variable by itself; any other name must be referred to.
-    const found = type && keyRequirement(type, url).envVars.includes(key.envVar);
+    const found = keyVarsOf(a.backend).includes(key.envVar);
     return { ...a, backend: found ? backend : { ...backend, api_key: `\${${key.envVar}}` } };
   });
 }

@@ -225,7 +225,7 @@ export class ViewerHub implements Disposable {
     }
     if (token !== this.setupToken || this.disposed) return;
     this.setup = setup;
-    for (const c of this.connections) c.send(hostMessage({ type: 'setup', setup }));
+    this.broadcast(hostMessage({ type: 'setup', setup }));
   }
 
   /** What a run's winner offers (a stored run: nothing). */
@@ -252,12 +252,12 @@ export class ViewerHub implements Disposable {
 
   private broadcastApprovals(): void {
     const message = this.approvalsMessage();
-    if (message) for (const c of this.connections) c.send(message);
+    if (message) this.broadcast(message);
   }
 
   broadcastHistory(): void {
     const runs = this.runs();
-    for (const c of this.connections) c.send(hostMessage({ type: 'history', runs }));
+    this.broadcast(hostMessage({ type: 'history', runs }));
   }
 
   private async persist(feed: RunFeed): Promise<void> {
