@@ -18,7 +18,7 @@ function after(args: string[], a: string, b: string): boolean {
 describe('sandbox bwrap command line', () => {
   it('is exactly the documented policy, in mount order', () => {
     assert.deepEqual(bwrapArgs(plan, ALL, { tmpBytes: 1000 }), [
-      '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+      '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--cap-drop', 'ALL',
       '--ro-bind', '/', '/',
       '--dev', '/dev', '--size', '1000', '--tmpfs', '/dev/shm', '--remount-ro', '/dev',
       '--proc', '/proc',

@@ -7,7 +7,10 @@
 //   --share-net                    only when the user allowed network
 //   --disable-userns               no nested user namespaces (a common kernel attack surface), bwrap ≥ 0.8
 //   --die-with-parent              the sandbox dies with us, however we end; with the PID namespace, its whole tree
-//   --new-session                  no controlling terminal to inject keystrokes into (TIOCSTI)
+//   (no --new-session)             the runner starts bwrap in a session of its own, with no controlling terminal
+//                                  to inject keystrokes into (TIOCSTI); bwrap's --new-session would also take the
+//                                  sandbox out of bwrap's process group, where a stop that comes before bwrap has
+//                                  armed --die-with-parent could no longer reach it (it outlived a close under load)
 //   --cap-drop ALL                 no capabilities, even when the user is root
 //   --ro-bind / /                  the system, read-only
 //   --dev /dev, --proc /proc       a minimal /dev (read-only but for its devices and a sized /dev/shm) and a procfs
@@ -32,7 +35,7 @@ export function bwrapArgs(plan: SandboxPlan, features: BwrapFeatures, options: B
   const args = ['--unshare-all', '--unshare-user'];
   if (plan.network) args.push('--share-net');
   if (features.disableUserns) args.push('--disable-userns');
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
+  args.push('--die-with-parent', '--cap-drop', 'ALL');
   const sized = (dest: string) => (features.tmpfsSize ? ['--size', String(options.tmpBytes), '--tmpfs', dest] : ['--tmpfs', dest]);
   args.push('--ro-bind', '/', '/');
   args.push('--dev', '/dev', ...sized('/dev/shm'), '--remount-ro', '/dev');

@@ -218,6 +218,20 @@ describe('sandbox command tools (real bubblewrap)', function () {
     assert.deepEqual(await run(t, 'echo hi'), { ok: false, content: 'execute_command failed: the run has ended; commands can no longer run' });
   });
 
+  // A stop is one SIGKILL to bwrap's process group. The sandbox's init must be in it from its start: in its own
+  // session (bwrap's --new-session) a stop before it armed --die-with-parent left it and its command running.
+  it('every process of a sandboxed command is in the one process group a stop kills', async () => {
+    const marker = `group-${process.pid}-${Date.now()}`;
+    const t = toolbox();
+    await run(t, `sleep ${SLEEP_LIMIT} ${marker} || sleep ${SLEEP_LIMIT}`, { background: true });
+    // bwrap, the sandbox's init and the shell carry the marker; the command itself is the last to start.
+    const groups = await eventually(() => {
+      const pids = processesWith(marker).map((line) => line.split(':')[0]);
+      return pids.length >= 3 && pids.map((pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[2]);
+    }, { what: 'the sandbox\'s processes to start' });
+    assert.equal(new Set(groups).size, 1, `process groups: ${groups.join(', ')}`);
+  });
+
   it('the run\'s signal (given to start) kills background commands; a turn\'s signal kills only its foreground command', async () => {
     const t = toolbox();
     const runSignal = new AbortController();
