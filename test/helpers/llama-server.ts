@@ -1,0 +1,97 @@
+// The real inference server for the real-model tests and bench rows: llama.cpp's llama-server with SmolLM2-135M,
+// both from the peers cache (`npm run real-model:setup`). One server per caller, on a free loopback port.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The peers cache's paths, as tools/peers/env.sh defines them (asked from the script, so there is one definition). */
+export interface PeerPaths {
+  cache: string;
+  llamaServer: string;
+  chatTemplate: string;
+  smollm2: string;
+  upstreamVenv: string;
+}
+
+export function peerPaths(): PeerPaths {
+  const script = join(__dirname, '..', '..', 'tools', 'peers', 'env.sh');
+  const out = spawnSync('bash', ['-c', `. "${script}"; printf '%s\\n' "$PEERS_CACHE" "$LLAMA_SERVER" "$LLAMA_DIR" "$SMOLLM2_GGUF" "$UPSTREAM_VENV"`], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`tools/peers/env.sh failed: ${out.stderr}`);
+  const [cache, llamaServer, llamaDir, smollm2, upstreamVenv] = out.stdout.trim().split('\n');
+  return { cache, llamaServer, chatTemplate: join(llamaDir, 'templates', 'Qwen-Qwen2.5-7B-Instruct.jinja'), smollm2, upstreamVenv };
+}
+
+export interface LlamaServer {
+  /** http://127.0.0.1:PORT (OpenAI-compatible under /v1, Anthropic Messages at /v1/messages). */
+  origin: string;
+  /** The model name to send (llama-server serves one model whatever the name). */
+  model: string;
+  /** The server's own log so far (stderr), for failure messages. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+export interface LlamaServerOptions {
+  /** CPU threads; default MASSGEN_LLAMA_THREADS or 1 (2 threads collapse when the other core is busy). */
+  threads?: number;
+  /** Context per slot; default 8192. */
+  contextTokens?: number;
+  /** Parallel slots (requests served at once); default 1. */
+  slots?: number;
+  /** Failure guard for the start, not a measured time. */
+  startGuardMs?: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts llama-server and resolves once /health answers ok; throws with the server's log if it ends or never does. */
+export async function startLlamaServer(options: LlamaServerOptions = {}): Promise<LlamaServer> {
+  const paths = peerPaths();
+  for (const [what, file] of [['llama-server', paths.llamaServer], ['the SmolLM2 weights', paths.smollm2], ['the chat template', paths.chatTemplate]]) {
+    if (!existsSync(file)) throw new Error(`${what} is missing (${file}); run npm run real-model:setup`);
+  }
+  const threads = options.threads ?? (Number(process.env.MASSGEN_LLAMA_THREADS) || 1);
+  const slots = options.slots ?? 1;
+  const port = await freePort();
+  const args = ['-m', paths.smollm2, '--chat-template-file', paths.chatTemplate, '--host', '127.0.0.1', '--port', String(port), '-t', String(threads), '-c', String((options.contextTokens ?? 8192) * slots), '-np', String(slots), '--no-warmup'];
+  const child: ChildProcess = spawn(paths.llamaServer, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-20_000);
+  });
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const origin = `http://127.0.0.1:${port}`;
+  const server: LlamaServer = {
+    origin,
+    model: 'smollm2-135m-instruct',
+    log: () => log,
+    async close() {
+      if (!exited) child.kill('SIGTERM');
+      await exit;
+    },
+  };
+  const giveUpAt = Date.now() + (options.startGuardMs ?? 120_000);
+  for (;;) {
+    if (exited) throw new Error(`llama-server ended before it was ready:\n${log.slice(-2000)}`);
+    const ok = await fetch(`${origin}/health`).then((r) => r.ok, () => false);
+    if (ok) return server;
+    if (Date.now() > giveUpAt) {
+      await server.close();
+      throw new Error(`llama-server did not become ready:\n${log.slice(-2000)}`);
+    }
+    await sleep(100);
+  }
+}
