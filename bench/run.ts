@@ -23,10 +23,11 @@ import { scale } from './scenarios/scale';
 import { sizes } from './scenarios/size';
 import { startup } from './scenarios/startup';
 import { stress } from './scenarios/stress';
+import { upstream } from './scenarios/upstream';
 import { viewer } from './scenarios/viewer';
 import { workspace } from './scenarios/workspace';
 
-const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, viewer, scale, sizes, workspace, sandbox, stress, checks];
+const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, upstream, viewer, scale, sizes, workspace, sandbox, stress, checks];
 
 interface Args {
   quick: boolean;

@@ -1,6 +1,7 @@
 // Scenario 3: model calls and prompt tokens to consensus, ours vs upstream's documented policy on the same
 // behaviours. Teams of 3, 5, 8 agents that agree at once, converge after one revision, or disagree until their
 // answer cap. Ours runs the real engine with scripted providers; upstream's policy runs in bench/lib/upstream-sim.ts.
+// The real upstream, run over HTTP on the same behaviours, is scenario `upstream` (scenarios/upstream.ts).
 
 import { performance } from 'node:perf_hooks';
 import { reply } from '../../src/core/providers/scripted';
@@ -157,6 +158,7 @@ export const consensus: Scenario = {
       r.note('quick mode: one team size, so the growth exponent in N is not computed.');
     }
     r.note('Upstream = its documented policy, simulated with charitable simplifications (see bench/lib/upstream-sim.ts); its presentation call is shown but not counted in the ratios.');
+    r.note('The real upstream MassGen 0.1.97 on the same behaviours, over HTTP, is scenario `upstream` (3b). Against it this simulation makes more calls at N ≥ 5 (upstream 0.1.97 keeps a vote cast with no unseen revision) and far smaller prompts (ours, not upstream\'s own): see bench/README.md.');
     r.note('"if compacted": the same requests, each rebuilt as a fresh start (ORIGINAL MESSAGE + latest answers) whenever its conversation held an answer twice (superseded, or its own repeated back): the proposed change, see bench/lib/tokens.ts.');
     r.note('Tokens = chars/4 of system + messages + tool definitions per request; "uncached" = not a prefix of the same agent\'s previous request.');
     r.note('Billed input = uncached + read × read price + written × write price, in input tokens, under each cache (src/core/usage/cache.ts CACHE_POLICIES): anthropic = breakpoints as our provider places them, reads 0.1×, writes 1.25×; openai = automatic prefix cache in 128-token steps, 0.5×, one cache per prompt_cache_key; gemini = implicit prefix cache, 0.25×. 1,024 tokens at least; an entry serves requests sent after its response began (a quarter into its time, for both policies). Our agents share one backend and one cache key per run; upstream gets the same providers, without a cache key.');
