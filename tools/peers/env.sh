@@ -13,3 +13,5 @@ SMOLLM2_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
 UPSTREAM_VERSION=0.1.97
 UPSTREAM_VENV="$PEERS_CACHE/massgen-upstream-$UPSTREAM_VERSION"
 log() { echo "[peers] $*" >&2; }
+# One set-up of a part at a time: a second caller waits for the first and then finds its result cached.
+hold_lock() { mkdir -p "$PEERS_CACHE"; exec 9>"$PEERS_CACHE/.$1.lock"; flock 9; }

@@ -3,6 +3,7 @@
 # version: about 10 CPU-minutes on 2 cores. No download but the npm tarball; no curl, no OpenSSL, portable CPU code.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
+hold_lock "$(basename "$0" .sh)"
 if [ -x "$LLAMA_SERVER" ] && [ -f "$LLAMA_DIR/templates/Qwen-Qwen2.5-7B-Instruct.jinja" ]; then
   log "llama-server cached: $LLAMA_SERVER"; exit 0
 fi

@@ -3,6 +3,7 @@
 # A venv cannot be moved (its scripts name their interpreter by path), so it is built in place and marked complete.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
+hold_lock "$(basename "$0" .sh)"
 marker="$UPSTREAM_VENV/.installed-massgen-$UPSTREAM_VERSION-$(sha256sum "$(dirname "$0")/upstream-constraints.txt" | cut -c1-12)"
 if [ -f "$marker" ] && [ -x "$UPSTREAM_VENV/bin/massgen" ]; then
   log "upstream MassGen $UPSTREAM_VERSION cached: $UPSTREAM_VENV"; exit 0

