@@ -15,7 +15,7 @@ import { ENFORCEMENT_MESSAGE, TEXT_TOOL_PROTOCOL } from '../../src/core/engine/p
 import { cliSuite, readJsonl, runCli, type CliRun } from '../helpers/cli';
 import { GREEDY_SAMPLING, startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { assertNamedEnd } from './lib/outcome';
-import { asToolCall, replyText, startRecordingProxy, totalUsage, type ProxyExchange, type ReportedUsage, type Rewrite } from './lib/recording-proxy';
+import { asToolCall, replyText, startRecordingProxy, totalUsage, type ProxyExchange, type ProxyOptions, type ReportedUsage } from './lib/recording-proxy';
 import { agentOf, writeTeamConfig, type TeamOnServer } from './lib/team-config';
 import type { StatusJson } from '../../src/core/status/status-file';
 
@@ -52,8 +52,8 @@ describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function 
   });
 
   /** Runs the team through a fresh recording proxy and checks the ending every run must have. */
-  async function runTeam(name: string, team: Omit<TeamOnServer, 'origin' | 'timeoutSeconds'>, question: string, rewrite?: (request: Record<string, unknown>, index: number) => Rewrite | undefined): Promise<TeamRun> {
-    const proxy = await startRecordingProxy(server.origin, { rewrite });
+  async function runTeam(name: string, team: Omit<TeamOnServer, 'origin' | 'timeoutSeconds'>, question: string, proxyOptions: ProxyOptions = {}): Promise<TeamRun> {
+    const proxy = await startRecordingProxy(server.origin, proxyOptions);
     try {
       const config = writeTeamConfig(work, name, { ...team, origin: proxy.origin, timeoutSeconds: RUN_BOUND_SECONDS });
       const logDir = join(work, `logs-${name}`);
@@ -162,10 +162,15 @@ describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function 
     it('text cut at max_tokens: the agent is told to call a tool each time, then set aside', async () => {
       const result = await runTeam('max-tokens', { api: 'openai', agents: ['a', 'b'], maxTokens: 4 }, 'Write a long essay about the history of Paris.');
       const { exchanges, events, status } = result;
-      // 4 tokens cannot hold a tool call: every reply is text, most of it cut off.
-      assert.ok(exchanges.every((e) => e.outcome === 'completed' && !hasToolCall(e)), 'a reply held a tool call');
+      // 4 tokens cannot hold a whole tool call: every reply is text, most of it cut off (a call begun and cut off
+      // would be malformed, and is answered as such).
+      for (const e of exchanges) assert.equal(e.outcome, 'completed', `reply ${e.index} did not reach the CLI whole\n${result.run.stderr}`);
       assert.ok(exchanges.some((e) => finishReason(e) === 'length'), 'no reply was cut at max_tokens');
-      assertToldToCallATool(result, exchanges);
+      assertToldToCallATool(result, exchanges.filter((e) => !hasToolCall(e)));
+      for (const cutCall of exchanges.filter(hasToolCall)) {
+        const next = requestsOf(exchanges, agentOf(cutCall.request)!)[requestsOf(exchanges, agentOf(cutCall.request)!).indexOf(cutCall.request) + 1];
+        if (next) assert.equal(messagesOf(next).at(-1)?.role, 'tool', `the cut call in reply ${cutCall.index} got no tool result`);
+      }
       // From the second correction on, the text form of the calls is offered too.
       assert.ok(events.some((e) => e.type === 'correction' && String(e.message).includes(TEXT_TOOL_PROTOCOL)));
       assert.equal(status.results.end_reason, 'all_failed');
@@ -185,10 +190,12 @@ describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function 
 
     it('malformed tool arguments: the agent gets the JSON error as the tool result', async () => {
       let done = false;
-      const result = await runTeam('malformed', { api: 'openai', agents: ['a', 'b'], maxTokens: 48 }, QUESTION, (request) => {
-        if (done || agentOf(request) !== 'a') return undefined;
-        done = true;
-        return ({ events }) => asToolCall(events, 'new_answer', '{"content": "Paris is the capital');
+      const result = await runTeam('malformed', { api: 'openai', agents: ['a', 'b'], maxTokens: 48 }, QUESTION, {
+        rewrite: (request) => {
+          if (done || agentOf(request) !== 'a') return undefined;
+          done = true;
+          return ({ events }) => asToolCall(events, 'new_answer', '{"content": "Paris is the capital');
+        },
       });
       const { exchanges, events } = result;
       const rewritten = exchanges.find((e) => e.rewritten);
@@ -204,19 +211,27 @@ describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function 
 
     it('a vote for an agent that does not exist: the agent is told the valid ones', async () => {
       // Agent a's first reply becomes a new_answer of the text the model wrote, so there is an answer to vote on;
-      // agent b's first reply after it has seen that answer becomes a vote for agent7, of whom there is none.
-      let answered = false;
-      let voted = false;
-      const result = await runTeam('bad-vote', { api: 'openai', agents: ['a', 'b'], maxTokens: 48 }, QUESTION, (request) => {
-        if (!answered && agentOf(request) === 'a') {
-          answered = true;
-          return ({ events }) => asToolCall(events, 'new_answer', JSON.stringify({ content: replyText(events).trim() || 'Paris.' }));
-        }
-        if (!voted && agentOf(request) === 'b' && JSON.stringify(request.messages).includes('<agent1>')) {
-          voted = true;
-          return ({ events }) => asToolCall(events, 'vote', JSON.stringify({ agent_id: 'agent7', reason: 'best' }));
-        }
-        return undefined;
+      // agent b's first request is held until then, so its next one (the second attempt of its turn) shows that
+      // answer, and the reply to it becomes a vote for agent7, of whom there is none: the third attempt is told.
+      let answered!: () => void;
+      const aAnswered = new Promise<void>((resolve) => (answered = resolve));
+      let rewroteAnswer = false;
+      let rewroteVote = false;
+      let heldB = false;
+      const team = { api: 'openai' as const, agents: ['a', 'b'], maxTokens: 48 };
+      const result = await runTeam('bad-vote', team, QUESTION, {
+        hold: (request) => (!heldB && agentOf(request) === 'b' ? ((heldB = true), aAnswered) : undefined),
+        rewrite: (request) => {
+          if (!rewroteAnswer && agentOf(request) === 'a') {
+            rewroteAnswer = true;
+            return ({ events }) => (answered(), asToolCall(events, 'new_answer', JSON.stringify({ content: replyText(events).trim() || 'Paris.' })));
+          }
+          if (!rewroteVote && agentOf(request) === 'b' && JSON.stringify(request.messages).includes('<agent1>')) {
+            rewroteVote = true;
+            return ({ events }) => asToolCall(events, 'vote', JSON.stringify({ agent_id: 'agent7', reason: 'best' }));
+          }
+          return undefined;
+        },
       });
       const { exchanges, events } = result;
       assert.ok(events.some((e) => e.type === 'answer_added' && e.agentId === 'a'), 'agent a\'s rewritten answer was not accepted');

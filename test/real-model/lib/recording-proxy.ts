@@ -47,6 +47,8 @@ export interface RecordingProxy {
 export interface ProxyOptions {
   /** Consulted for every request; a reply it rewrites is read whole before the CLI gets any of it. */
   rewrite?: (request: Record<string, unknown>, index: number) => Rewrite | undefined;
+  /** Holds a request back until the promise it returns settles: to order requests the engine sends at once. */
+  hold?: (request: Record<string, unknown>, index: number) => Promise<void> | undefined;
 }
 
 export async function startRecordingProxy(upstreamOrigin: string, options: ProxyOptions = {}): Promise<RecordingProxy> {
@@ -103,7 +105,9 @@ export async function startRecordingProxy(upstreamOrigin: string, options: Proxy
       out.destroy();
       record('incomplete');
     });
-    out.end(raw);
+    const held = options.hold?.(request, index);
+    if (held) void held.then(() => out.end(raw));
+    else out.end(raw);
   });
   return {
     origin: `http://127.0.0.1:${fake.port}`,
