@@ -43,7 +43,15 @@ export interface LlamaServerOptions {
   slots?: number;
   /** Failure guard for the start, not a measured time. */
   startGuardMs?: number;
+  /** More llama-server arguments, e.g. GREEDY_SAMPLING. */
+  extraArgs?: readonly string[];
 }
+
+/**
+ * The server's sampling defaults for requests that set none (the Anthropic provider never sends a temperature):
+ * greedy, with a fixed seed, so runs repeat.
+ */
+export const GREEDY_SAMPLING: readonly string[] = ['--temp', '0', '--seed', '42'];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,7 +73,7 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
   const threads = options.threads ?? (Number(process.env.MASSGEN_LLAMA_THREADS) || 1);
   const slots = options.slots ?? 1;
   const port = await freePort();
-  const args = ['-m', paths.smollm2, '--chat-template-file', paths.chatTemplate, '--host', '127.0.0.1', '--port', String(port), '-t', String(threads), '-c', String((options.contextTokens ?? 8192) * slots), '-np', String(slots), '--no-warmup'];
+  const args = ['-m', paths.smollm2, '--chat-template-file', paths.chatTemplate, '--host', '127.0.0.1', '--port', String(port), '-t', String(threads), '-c', String((options.contextTokens ?? 8192) * slots), '-np', String(slots), '--no-warmup', ...(options.extraArgs ?? [])];
   const child: ChildProcess = spawn(paths.llamaServer, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => {

@@ -62,7 +62,9 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       return response;
     } catch (err) {
       pass?.ended(begun);
-      const partial = streamed > 0 ? partialUsage(request, streamed) : undefined;
+      // Once the reply has begun the server has read the prompt, even when what it streamed was a tool call, which
+      // reaches the engine only whole: that call is billed too.
+      const partial = begun || streamed > 0 ? partialUsage(request, streamed) : undefined;
       const cost = partial && agent.spec.pricing ? costUsd(partial, agent.spec.pricing) : null;
       ctx.budget.settle(reservation, partial, cost);
       if (partial) ctx.emit({ type: 'usage', agentId, usage: partial, costUsd: cost, phase });

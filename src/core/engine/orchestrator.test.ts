@@ -989,6 +989,31 @@ describe('orchestrator: calls that end early are still counted', () => {
     const state = reduceEvents(team.events);
     assert.ok(state.usage.outputTokens >= 200 && state.usage.estimated);
   });
+
+  it('a cancel while a tool call streams (no text) counts the call: its prompt, estimated', async () => {
+    const abort = new AbortController();
+    // The reply has begun (the scripted provider starts it after 500 ms) but its call arrives only whole, at 2 s.
+    const voting: Script = () => ({ ...reply.answer('x'), delayMs: 2000 });
+    const team = runTeam([member('a', voting)], { signal: abort.signal });
+    team.clock.setTimeout(() => abort.abort(), 1250);
+    const result = await team.result;
+    assert.equal(result.reason, 'cancelled');
+    assert.equal(team.of('text_delta').length, 0);
+    const usage = team.of('usage');
+    assert.equal(usage.length, 1);
+    assert.equal(usage[0].usage.estimated, true);
+    assert.equal(usage[0].usage.inputTokens, estimatePromptTokens(team.requests('a')[0]));
+    assert.equal(usage[0].usage.outputTokens, 0);
+    assert.equal(reduceEvents(team.events).usage.calls, 1);
+  });
+
+  it('a cancel before the reply begins counts nothing: the server never read the prompt', async () => {
+    const abort = new AbortController();
+    const team = runTeam([member('a', () => ({ ...reply.answer('x'), delayMs: 2000 }))], { signal: abort.signal });
+    team.clock.setTimeout(() => abort.abort(), 250);
+    await team.result;
+    assert.equal(team.of('usage').length, 0);
+  });
 });
 
 describe('orchestrator: context windows', () => {

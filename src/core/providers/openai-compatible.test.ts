@@ -185,6 +185,23 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     ]);
   });
 
+  it('replays a malformed or empty call as a JSON object showing the raw text (chat-template servers parse it)', async () => {
+    const s = await start(() => ({ text: 'ok' }));
+    const calls = [
+      { id: 'c1', name: 'new_answer', arguments: '{"content": "Paris is' },
+      { id: 'c2', name: 'vote', arguments: '' },
+      { id: 'c3', name: 'vote', arguments: '["agent1"]' },
+      { id: 'c4', name: 'vote', arguments: '{"agent_id":  "agent1"}' },
+    ];
+    await provider().complete(
+      request({ messages: [{ role: 'user', content: 'Q' }, { role: 'assistant', content: '', toolCalls: calls }, ...calls.map((c) => ({ role: 'tool' as const, toolCallId: c.id, name: c.name, content: 'refused' }))] }),
+      { signal: new AbortController().signal },
+    );
+    const sent = (s.requests[0].body!.messages[2].tool_calls ?? []).map((c) => c.function.arguments);
+    assert.deepEqual(sent, ['{"_raw_arguments":"{\\"content\\": \\"Paris is"}', '{}', '{"_raw_arguments":"[\\"agent1\\"]"}', '{"agent_id":  "agent1"}']);
+    for (const args of sent) assert.equal(typeof JSON.parse(args), 'object');
+  });
+
   it('leaves tools and tool_choice out when no tools are offered', async () => {
     const s = await start(() => ({ text: 'ok' }));
     await provider().complete(request({ toolChoice: 'required' }), { signal: new AbortController().signal });

@@ -16,6 +16,7 @@ import { ProviderError } from './types';
 import { callId, HEADERS_TIMEOUT_MS, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
 import { CACHE_POLICIES, type PromptCachePolicy } from '../usage/cache';
 import { publicUrl } from '../util/url';
+import { RAW_ARGUMENTS_KEY, toolInput } from './turns';
 
 export interface OpenAICompatibleOptions {
   model: string;
@@ -296,9 +297,20 @@ function toOpenAIMessage(message: ChatMessage): OpenAIMessage {
         role: 'assistant',
         // null rather than '' is what OpenAI itself returns for tool-call-only turns, so every server accepts it.
         content: message.content || null,
-        tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+        tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: replayedArguments(c.arguments) } })),
       };
   }
+}
+
+/**
+ * A replayed call's arguments as the server will take them back. Servers that render the conversation through a
+ * chat template (llama.cpp, vLLM) parse them, and answer a whole request with HTTP 500 when a model's earlier call
+ * was malformed JSON, so the correction telling it so would never reach it. Those go as `toolInput` wraps them, a
+ * JSON object still showing the raw text; arguments that are already a JSON object go byte for byte (prompt caches).
+ */
+function replayedArguments(text: string): string {
+  const input = toolInput(text);
+  return RAW_ARGUMENTS_KEY in input || !text.trim() ? JSON.stringify(input) : text;
 }
 
 /**
