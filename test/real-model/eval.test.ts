@@ -12,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
 import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { describeInChromium, launchChromium, ROOT } from '../webview/harness';
+import { startToolForcingProxy, type ToolForcingProxy } from './lib2/tool-forcing-proxy';
 import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib2/real-team';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-eval-'));
@@ -24,12 +25,15 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
   this.timeout(60 * 60_000);
   const suite = cliSuite(work);
   let server: LlamaServer | undefined;
+  let proxy: ToolForcingProxy | undefined;
   let browser: Browser | undefined;
 
   before(async () => {
     [server, browser] = await Promise.all([startLlamaServer(), launchChromium()]);
+    proxy = await startToolForcingProxy(server);
   });
   after(async () => {
+    await proxy?.close();
     await Promise.all([server?.close(), browser?.close()]);
   });
 
@@ -37,7 +41,7 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
     assert.equal(ITEMS.length, 20);
     // The cheapest team that is still a team: two agents, one answer each, short replies; one run at a time, as
     // the server has one slot on one thread.
-    const config = writeRealTeam(work, server!, { agents: 2, maxTokens: 96, answersPerAgent: 1, runSeconds: 300, turnSeconds: 120, maxCalls: 12 });
+    const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: 2, maxTokens: 96, answersPerAgent: 1, runSeconds: 300, turnSeconds: 120, maxCalls: 12 });
     const out = join(work, 'eval');
     const r = await timed('eval, 20 items × (team of 2 + each alone)', () =>
       runCli(suite.cli, ['eval', '--config', config, '--dataset', DATASET, '--out', out, '--concurrency', '1', '--per-provider', '1'], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) } }),

@@ -11,6 +11,7 @@ import type { RunEvent } from '../../src/core/engine/events';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
 import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { describeInChromium, replay, ROOT, useViewerRig } from '../webview/harness';
+import { startToolForcingProxy, type ToolForcingProxy } from './lib2/tool-forcing-proxy';
 import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib2/real-team';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-viewer-'));
@@ -28,16 +29,19 @@ describeInChromium('real model: the vote viewer shows a real SmolLM2 team run', 
   const suite = cliSuite(work);
   const rig = useViewerRig();
   let server: LlamaServer | undefined;
+  let proxy: ToolForcingProxy | undefined;
 
   before(async () => {
     server = await startLlamaServer();
+    proxy = await startToolForcingProxy(server);
   });
   after(async () => {
+    await proxy?.close();
     await server?.close();
   });
 
   it('answers, the tally, the winner and the end reason of the recorded run appear in the page', async () => {
-    const config = writeRealTeam(work, server!, { agents: AGENTS, maxTokens: 128, answersPerAgent: 1, runSeconds: 600, turnSeconds: 240, maxCalls: 30 });
+    const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: AGENTS, maxTokens: 128, answersPerAgent: 1, runSeconds: 600, turnSeconds: 240, maxCalls: 30 });
     const logDir = join(work, 'logs');
     const r = await timed(`team run, ${AGENTS} agents`, () => runCli(suite.cli, ['run', '--automation', '--config', config, '--log-dir', logDir, QUESTION], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) } }));
     const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
@@ -77,9 +81,10 @@ describeInChromium('real model: the vote viewer shows a real SmolLM2 team run', 
     if (winner) {
       assert.equal(await page.locator('.tally-row.winner .tally-label').innerText(), winner.label);
       if (winner.basis === 'current_votes') {
-        for (const label of latest.values()) {
+        // The engine counts votes per agent (its latest answer).
+        for (const [agentId, label] of latest) {
           const count = await page.locator('.tally-row', { has: page.locator('.tally-label', { hasText: label }) }).locator('.tally-count').innerText();
-          assert.equal(Number(count), winner.votes[label] ?? 0, `${label}'s vote count as the engine tallied it`);
+          assert.equal(Number(count), winner.votes[agentId] ?? 0, `${label}'s vote count as the engine tallied it`);
         }
       }
       assert.match(await page.locator('.result .result-winner').innerText(), new RegExp(`Winner ${winner.label.replace('.', '\\.')} \\(${winner.agentId}\\)`));

@@ -14,6 +14,7 @@ import { isInside } from '../../src/core/util/paths';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
 import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { fingerprint, makeAddProject, testGitEnv, WRONG_ADD } from '../helpers/repo';
+import { startToolForcingProxy, type ToolForcingProxy } from './lib2/tool-forcing-proxy';
 import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib2/real-team';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-ws-'));
@@ -59,18 +60,21 @@ describe('real model: massgen run --workspace with a SmolLM2 team on llama-serve
   this.timeout((RUN_SECONDS + 180) * 1000);
   const suite = cliSuite(work);
   let server: LlamaServer | undefined;
+  let proxy: ToolForcingProxy | undefined;
 
   before(async () => {
     server = await startLlamaServer();
+    proxy = await startToolForcingProxy(server);
   });
   after(async () => {
+    await proxy?.close();
     await server?.close();
   });
 
   it('copies apart from the repo, the repo untouched, a snapshot per answer, a winner\'s patch that applies, tool calls with results, a named end', async () => {
     const repo = makeAddProject(join(work, 'repo'), { 'README.md': '# calc\n' });
     const before = fingerprint(repo);
-    const config = writeRealTeam(work, server!, { agents: AGENTS, maxTokens: 256, answersPerAgent: 1, runSeconds: RUN_SECONDS, turnSeconds: 240, maxCalls: 40 });
+    const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: AGENTS, maxTokens: 256, answersPerAgent: 1, runSeconds: RUN_SECONDS, turnSeconds: 240, maxCalls: 40 });
     const tmp = mkdtempSync(join(work, 'tmp-'));
     const logDir = join(work, 'logs');
     const workspaces = join(tmp, `massgen-${process.getuid?.()}`, 'workspaces');

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EndReason } from '../../../src/core/engine/events';
-import type { LlamaServer } from '../../helpers/llama-server';
 
 export interface RealTeamOptions {
   /** Team size (2–3 keeps a run to a few minutes at one thread). */
@@ -22,10 +21,10 @@ export interface RealTeamOptions {
 }
 
 /**
- * Writes a team YAML on `server` into `dir`; returns its path. Temperature 0 makes llama-server sample greedily, so
+ * Writes a team YAML on `server` (llama-server, or the tool-forcing proxy in front of it) into `dir`; returns its path. Temperature 0 makes llama-server sample greedily, so
  * the run does not depend on a seed (the config has no seed key: upstream's `extra_body` is read no further).
  */
-export function writeRealTeam(dir: string, server: LlamaServer, o: RealTeamOptions): string {
+export function writeRealTeam(dir: string, server: { origin: string; model: string }, o: RealTeamOptions): string {
   const file = join(dir, `team-${o.agents}x${o.maxTokens}.yaml`);
   const agents = Array.from({ length: o.agents }, (_, i) =>
     `  - id: ${String.fromCharCode(97 + i)}\n` +
