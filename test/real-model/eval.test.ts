@@ -41,7 +41,7 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
     assert.equal(ITEMS.length, 20);
     // The cheapest team that is still a team: two agents, one answer each, short replies; one run at a time, as
     // the server has one slot on one thread.
-    const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: 2, maxTokens: 96, answersPerAgent: 1, runSeconds: 300, turnSeconds: 120, maxCalls: 12 });
+    const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: 2, maxTokens: 200, answersPerAgent: 1, runSeconds: 300, turnSeconds: 120, maxCalls: 12 });
     const out = join(work, 'eval');
     const r = await timed('eval, 20 items × (team of 2 + each alone)', () =>
       runCli(suite.cli, ['eval', '--config', config, '--dataset', DATASET, '--out', out, '--concurrency', '1', '--per-provider', '1'], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) } }),

@@ -38,6 +38,7 @@ interface ChatBody {
   messages?: { role: string; content?: unknown }[];
   tools?: unknown[];
   tool_choice?: unknown;
+  parallel_tool_calls?: boolean;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -62,6 +63,8 @@ export async function startToolForcingProxy(server: LlamaServer): Promise<ToolFo
           proxy.forced++;
           if (boardIsEmpty(chat.messages)) chat.tools = chat.tools.filter((t) => toolName(t) !== 'vote');
           chat.tool_choice = 'required';
+          // One call per reply: SmolLM2 otherwise repeats the call, and two answers in one reply are refused.
+          chat.parallel_tool_calls = false;
           chat.messages.push({ role: 'assistant', content: PREFILL });
           body = Buffer.from(JSON.stringify(chat));
         }
