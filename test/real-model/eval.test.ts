@@ -47,13 +47,20 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
       runCli(suite.cli, ['eval', '--config', config, '--dataset', DATASET, '--out', out, '--concurrency', '1', '--per-provider', '1'], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) } }),
     );
     const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr.slice(-4000)}\nserver:\n${server!.log().slice(-1500)}`;
-    assert.equal(r.code, 0, output);
     assertNoStackTrace(r.stdout, 'stdout');
     assertNoStackTrace(r.stderr, 'stderr');
 
     // Every item × system: exactly one row, scored (a boolean) or failed with a named error, and a named end.
     const rows = readJsonl(join(out, 'results.jsonl'));
     assert.equal(rows.length, ITEMS.length * SYSTEMS.length, output);
+    // Exit 0 when every run answered; runs without an answer (the 135M model rambling past max_tokens inside its
+    // call, which llama-server answers with HTTP 500) make it 2, and the eval says how many and how to rerun them.
+    const failed = rows.filter((x) => x.error !== undefined).length;
+    if (failed === 0) assert.equal(r.code, 0, output);
+    else {
+      assert.equal(r.code, 2, output);
+      assert.match(r.stderr, new RegExp(`^${failed} run\\(s\\) gave no answer \\(first: .*--resume runs them again`, 'ms'));
+    }
     for (const item of ITEMS) {
       for (const system of SYSTEMS) {
         const mine = rows.filter((x) => x.item === item && x.system === system);
@@ -74,7 +81,7 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
       const s = summary.systems[system];
       assert.equal(s.n, ITEMS.length, `${system}: n`);
       assert.ok(Number.isFinite(s.accuracy) && s.accuracy >= 0 && s.accuracy <= 1, `${system}: accuracy is a number (${s.accuracy})`);
-      assert.equal(s.accuracy, s.correct / s.n, `${system}: accuracy = right / n`);
+      assert.ok(Math.abs(s.accuracy - s.correct / s.n) < 1e-4, `${system}: accuracy = right / n (to the 4 places summary.json keeps)`);
       assert.ok(Array.isArray(s.ci95) && s.ci95.every(Number.isFinite), `${system}: a 95% interval`);
       assert.ok(s.calls >= ITEMS.length, `${system}: at least a call per item`);
     }
