@@ -12,8 +12,8 @@ import type { Browser } from 'playwright-core';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
 import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { describeInChromium, launchChromium, ROOT } from '../webview/harness';
-import { startToolForcingProxy, type ToolForcingProxy } from './lib2/tool-forcing-proxy';
-import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib2/real-team';
+import { startToolForcingProxy, type ToolForcingProxy } from './lib/tool-forcing-proxy';
+import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib/real-team';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-eval-'));
 const DATASET = resolve(ROOT, 'examples', 'eval', 'real-model-20.jsonl');
@@ -29,7 +29,7 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
   let browser: Browser | undefined;
 
   before(async () => {
-    [server, browser] = await Promise.all([startLlamaServer(), launchChromium()]);
+    [server, browser] = await Promise.all([startLlamaServer({ slots: 2 }), launchChromium()]);
     proxy = await startToolForcingProxy(server);
   });
   after(async () => {
@@ -39,12 +39,12 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
 
   it('finishes all 20 items, a result or a named error for each, numeric accuracies, a report Chromium renders', async () => {
     assert.equal(ITEMS.length, 20);
-    // The cheapest team that is still a team: two agents, one answer each, short replies; one run at a time, as
-    // the server has one slot on one thread.
+    // The cheapest team that is still a team: two agents, one answer each, short replies; two runs at a time, one
+    // per server slot (a 135M model's batch of two costs far less than two calls one after the other).
     const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: 2, maxTokens: 200, answersPerAgent: 1, runSeconds: 300, turnSeconds: 120, maxCalls: 12 });
     const out = join(work, 'eval');
     const r = await timed('eval, 20 items × (team of 2 + each alone)', () =>
-      runCli(suite.cli, ['eval', '--config', config, '--dataset', DATASET, '--out', out, '--concurrency', '1', '--per-provider', '1'], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) } }),
+      runCli(suite.cli, ['eval', '--config', config, '--dataset', DATASET, '--out', out, '--concurrency', '2', '--per-provider', '2'], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) } }),
     );
     const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr.slice(-4000)}\nserver:\n${server!.log().slice(-1500)}`;
     assertNoStackTrace(r.stdout, 'stdout');

@@ -11,8 +11,8 @@ import type { RunEvent } from '../../src/core/engine/events';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
 import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { describeInChromium, replay, ROOT, useViewerRig } from '../webview/harness';
-import { startToolForcingProxy, type ToolForcingProxy } from './lib2/tool-forcing-proxy';
-import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib2/real-team';
+import { startToolForcingProxy, type ToolForcingProxy } from './lib/tool-forcing-proxy';
+import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib/real-team';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-viewer-'));
 const SHOTS = join(ROOT, 'test-artifacts', 'real-model');

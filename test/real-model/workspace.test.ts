@@ -16,8 +16,8 @@ import { EDIT_FILE, LIST_DIRECTORY, READ_FILE, SEARCH_FILES, WRITE_FILE } from '
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
 import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { fingerprint, makeAddProject, testGitEnv, WRONG_ADD } from '../helpers/repo';
-import { startToolForcingProxy, type ToolForcingProxy } from './lib2/tool-forcing-proxy';
-import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib2/real-team';
+import { startToolForcingProxy, type ToolForcingProxy } from './lib/tool-forcing-proxy';
+import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib/real-team';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-ws-'));
 const AGENTS = 2;
