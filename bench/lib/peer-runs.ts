@@ -5,9 +5,8 @@
 // (WINNER:, COMPLETED:, STATUS:) and upstream's status.json.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { peerPaths } from '../../test/helpers/llama-server';
 import { runGuarded, type GuardedRun } from './guarded-process';
 import { modelOf } from './scripted-peers-server';
@@ -33,21 +32,6 @@ function upstreamEnv(home: string, logs?: string): NodeJS.ProcessEnv {
   };
 }
 
-/** No marker of a finished install, and a process runs from the venv (upstream.sh's pip, downloading or writing). */
-function installUnderWay(venv: string): boolean {
-  if (!existsSync(venv) || readdirSync(venv).some((f) => f.startsWith('.installed-massgen-'))) return false;
-  if (!existsSync('/proc')) return false;
-  return readdirSync('/proc')
-    .filter((pid) => /^\d+$/.test(pid))
-    .some((pid) => {
-      try {
-        return readFileSync(join('/proc', pid, 'cmdline'), 'utf8').includes(`${venv}/bin/`);
-      } catch {
-        return false;
-      }
-    });
-}
-
 export interface UpstreamInstall {
   /** The venv's interpreter and its `massgen` script: run as `python massgen …`, whatever the script's #! line says. */
   python: string | null;
@@ -57,21 +41,12 @@ export interface UpstreamInstall {
 }
 
 /**
- * Upstream's venv, installed by tools/peers/upstream.sh (idempotent; cached outside the checkout; a venv it finished
- * holds a `.installed-massgen-*` marker). While another install of it is under way (no marker yet, its pip
- * running) it waits for that one instead of starting a second, which would remove the first's folder.
+ * Upstream's venv, installed by tools/peers/upstream.sh (idempotent; cached outside the checkout; one install at a
+ * time: a second caller waits on the script's lock and then finds the first's install).
  */
-export async function ensureUpstream(root: string, home: string, log: (m: string) => void, waitGuardMs = 45 * 60_000): Promise<UpstreamInstall> {
+export function ensureUpstream(root: string, home: string, waitGuardMs = 45 * 60_000): UpstreamInstall {
   const venv = peerPaths().upstreamVenv;
   const massgen = join(venv, 'bin', 'massgen');
-  const giveUpAt = Date.now() + waitGuardMs;
-  let told = false;
-  while (installUnderWay(venv)) {
-    if (Date.now() > giveUpAt) return { python: null, massgen: null, log: `an install of ${venv} did not finish within ${waitGuardMs / 60_000} min` };
-    if (!told) log(`waiting for the upstream install under way in ${venv}`);
-    told = true;
-    await sleep(10_000);
-  }
   const out = spawnSync('bash', [join(root, 'tools', 'peers', 'upstream.sh')], { encoding: 'utf8', timeout: waitGuardMs });
   const said = `${out.stdout ?? ''}${out.stderr ?? ''}`.trim();
   if (out.status !== 0 || !existsSync(massgen)) return { python: null, massgen: null, log: `tools/peers/upstream.sh failed (exit ${out.status}): ${said.slice(-1500)}` };

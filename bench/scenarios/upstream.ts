@@ -115,7 +115,7 @@ export const upstream: Scenario = {
   title: '3b. The real upstream MassGen 0.1.97 vs ours, on one scripted server',
   async run(ctx: BenchContext) {
     const r = new Results();
-    const install = await ensureUpstream(ctx.root, join(ctx.tmp, 'probe-home'), ctx.log);
+    const install = ensureUpstream(ctx.root, join(ctx.tmp, 'probe-home'));
     if (!install.python || !install.massgen) {
       r.goal('upstream.installed', 'upstream MassGen 0.1.97 runs', null, '>=', 1, '', { note: install.log });
       r.note(`upstream could not be run: ${install.log}`);

@@ -285,6 +285,15 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.match(error.message, /maximum context length is 8192/);
   });
 
+  it("keeps a server's message on one short line, however much of the model's output it quotes (llama.cpp)", async () => {
+    const rambling = `Failed to parse input at pos 12: <tool_call>\n{"name": "new_answer", "arguments": {"content": "${'Paris is a city. '.repeat(200)}`;
+    await start(() => ({ error: { status: 500, message: rambling, type: 'server_error' } }));
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.match(error.message, /Failed to parse input at pos 12: <tool_call> \{"name": "new_answer"/);
+    assert.doesNotMatch(error.message, /\n/);
+    assert.ok(error.message.length < 600, `${error.message.length} characters`);
+  });
+
   it('reports a stream cut mid-way after delivering the partial deltas', async () => {
     await start(() => ({ text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 4, cut: { afterChunks: 4 } }));
     const deltas: StreamDelta[] = [];

@@ -276,10 +276,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 }
 
-/** The server's explanation, redacted; one from a body in another shape than OpenAI's is cut to its gist. */
+/**
+ * The server's explanation, redacted, on one line; one from a body in another shape than OpenAI's is cut to its gist.
+ * An OpenAI-shaped message is kept longer, but not whole: llama.cpp's "Failed to parse input at pos N: …" carries the
+ * rest of the model's output.
+ */
 export function serverMessage(error: APIError, apiKey: string | undefined): string {
   const message = (error.error as { message?: unknown } | undefined)?.message;
-  if (typeof message === 'string' && message) return redact(message, apiKey);
+  if (typeof message === 'string' && message) return clip(redact(message, apiKey).replace(/\s+/g, ' ').trim(), MAX_MESSAGE_TEXT);
   const body = (error as APIErrorWithBody).responseBody;
   // Redact before clipping, so no part of the key survives the cut.
   return clip(redact(body === undefined ? error.message : bodyText(body), apiKey));
@@ -452,9 +456,10 @@ export function bodyText(body: unknown): string {
 }
 
 const MAX_BODY_TEXT = 200;
+const MAX_MESSAGE_TEXT = 400;
 
-export function clip(text: string): string {
-  return text.length > MAX_BODY_TEXT ? `${text.slice(0, MAX_BODY_TEXT).trimEnd()}…` : text;
+export function clip(text: string, max = MAX_BODY_TEXT): string {
+  return text.length > max ? `${text.slice(0, max).trimEnd()}…` : text;
 }
 
 /**

@@ -67,7 +67,8 @@ export class ScriptedProvider implements ModelProvider {
         const piece = text.slice(Math.floor((i * text.length) / pieces), Math.floor(((i + 1) * text.length) / pieces));
         if (piece) onDelta?.({ type: 'text', text: piece });
       }
-    } else {
+    } else if (!reply.error || text) {
+      // An error with nothing before it is an HTTP error status: the reply never began (nothing billed).
       started();
       if (text) onDelta?.({ type: 'text', text });
     }
