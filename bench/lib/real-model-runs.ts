@@ -146,13 +146,14 @@ export async function runUpstream(massgen: string, dir: string, s: TeamSettings,
   const status = readJson(line(stdout, 'STATUS'));
   const finish = status?.finish_reason;
   const details = status?.finish_reason_details;
-  const named = typeof finish === 'string' ? `${finish}${typeof details === 'string' && details && finish !== 'completed' ? ` (${details.slice(0, 80)})` : ''}` : undefined;
-  const reason = killed ? `killed by the bench guard${named ? ` (status: ${named})` : ''}` : (named ?? (line(stdout, 'COMPLETED') ? `COMPLETED ${line(stdout, 'COMPLETED')}` : `no status (exit ${code})`));
+  const named = typeof finish === 'string' ? finish : undefined;
+  const reason = killed ? `killed by the bench guard${named ? ` (status: ${named})` : ''}` : (named ?? `no status (exit ${code})`);
   // The winner's answer file; --output-file holds the whole streamed transcript (every agent's text, retries too).
   const answerFile = line(stdout, 'ANSWER_FILE') ?? line(stdout, 'ANSWER');
   const answer = answerFile && existsSync(answerFile) ? readFileSync(answerFile, 'utf8') : '';
   const ok = !killed && code === 0 && finish === 'completed';
-  return { system: 'upstream', exitCode: code, killed, wallMs, reason, answer, ...(ok ? {} : { excerpt: excerptOf(stderr, stdout) }) };
+  const why = typeof details === 'string' && details ? `finish_reason_details: ${details}\n` : '';
+  return { system: 'upstream', exitCode: code, killed, wallMs, reason, answer, ...(ok ? {} : { excerpt: why + excerptOf(stderr, stdout) }) };
 }
 
 /** Whether one of the accepted answers appears in the final answer as a whole word (case-insensitive). */

@@ -147,8 +147,15 @@ export const realModel: Scenario = {
     });
     r.goal('real_model.calls_ratio', 'calls per decision, mean ours/upstream', ours.callsMean / up.callsMean, '<', 1);
 
-    for (const d of decisions.filter((x) => x.excerpt)) {
-      r.note(`${d.system} q${d.q} (${d.reason}, exit ${d.exitCode}): ${d.excerpt!.split('\n').slice(-4).join(' | ').slice(-400)}`);
+    // One log excerpt per system and ending (the first run's), not one per run: they repeat.
+    for (const system of ['ours', 'upstream'] as const) {
+      for (const reason of new Set(of(system).filter((d) => d.excerpt).map((d) => d.reason))) {
+        const runs = of(system).filter((d) => d.excerpt && d.reason === reason);
+        const d = runs[0];
+        const lines = d.excerpt!.split('\n');
+        const shown = system === 'upstream' ? [lines[0], ...lines.filter((l) => /ERROR/.test(l)).slice(-2)] : lines.filter((l) => /^ERROR:/.test(l));
+        r.note(`${system}, ${reason} (${runs.length} run(s); q${d.q}, exit ${d.exitCode}): ${(shown.length ? shown : lines.slice(-3)).join(' | ').slice(0, 500)}`);
+      }
     }
     r.note(
       `Both systems: ${SETTINGS.agents} agents on one llama-server (SmolLM2-135M-Instruct Q4_1, Qwen2.5 tool template, ${Number(process.env.MASSGEN_LLAMA_THREADS) || 1} thread(s), 1 slot, 8192 context), temperature ${SETTINGS.temperature}, max_tokens ${SETTINGS.maxTokens}, max_new_answers_per_agent ${SETTINGS.maxNewAnswersPerAgent}, orchestrator timeout ${SETTINGS.orchestratorTimeoutSeconds} s (the bench kills a run ${SETTINGS.guardGraceSeconds} s after it); upstream also gets seed ${SETTINGS.seed} (ours has no seed key; at temperature 0 the server samples greedily).`,
