@@ -2,9 +2,11 @@
 // its own path prefix (`/<tag>/v1/...`, the tag naming the system and the question), the proxy strips the prefix,
 // forwards the request unchanged and streams the response back, and records per request the body sent, the token
 // counts the server reported (usage in the last SSE chunk, else llama-server's `timings`) and start/end times.
+// (test/real-model/lib/recording-proxy.ts serves one client and keeps no times; this one tells runs apart by path.)
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { parseSse } from '../../test/real-model/lib/sse';
 
 export interface ProxyRecord {
   /** The path prefix the client used (which system, which question). */
@@ -48,20 +50,11 @@ type Json = Record<string, unknown>;
 /** Reads usage, finish reason and called tools out of a chat-completions response: one JSON, or SSE chunks. */
 export function readUsage(text: string): Usage {
   const out: Usage = { promptTokens: null, completionTokens: null, finishReason: null, toolCalls: [] };
-  const chunks: Json[] = [];
-  if (/^\s*data:/m.test(text)) {
-    for (const line of text.split('\n')) {
-      const m = /^data:\s*(.*)$/.exec(line.trim());
-      if (!m || m[1] === '[DONE]') continue;
-      try {
-        chunks.push(JSON.parse(m[1]) as Json);
-      } catch {
-        /* a line that is not JSON (a comment, a keep-alive) */
-      }
-    }
-  } else {
+  let chunks: Json[];
+  if (/^\s*data:/m.test(text)) chunks = parseSse(text).map((e) => e.data).filter((d): d is Json => typeof d === 'object' && d !== null);
+  else {
     try {
-      chunks.push(JSON.parse(text) as Json);
+      chunks = [JSON.parse(text) as Json];
     } catch {
       return out;
     }

@@ -3,11 +3,11 @@
 // sampling (temperature 0, max_tokens), the same answer cap and orchestrator timeout, under a bench guard that
 // kills a run that outlives its own timeout by far. Each run's ending is read from the system's own output.
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runCli } from '../../test/helpers/cli';
+import { runGuarded } from './guarded-process';
 
 export type System = 'ours' | 'upstream';
 
@@ -124,25 +124,8 @@ export async function runUpstream(massgen: string, dir: string, s: TeamSettings,
   const output = join(dir, 'final.txt');
   const env = { PATH: process.env.PATH, HOME: dir, OPENAI_API_KEY: 'dummy', LITELLM_LOCAL_MODEL_COST_MAP: 'True', MASSGEN_LOG_BASE_DIR: join(dir, 'logs') };
   const args = ['--automation', '--no-session-registry', '--config', 'config.yaml', '--output-file', output, question];
-  const t0 = performance.now();
-  // Its own process group, so the guard ends whatever it started too.
-  const child = spawn(massgen, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-50_000)));
-  let killed = false;
-  const guard = setTimeout(() => {
-    killed = true;
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }, (s.orchestratorTimeoutSeconds + s.guardGraceSeconds) * 1000);
-  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  clearTimeout(guard);
-  const wallMs = performance.now() - t0;
+  const run = await runGuarded(massgen, args, { cwd: dir, env, guardMs: (s.orchestratorTimeoutSeconds + s.guardGraceSeconds) * 1000 });
+  const { stdout, stderr, code, timedOut: killed, ms: wallMs } = run;
   const status = readJson(line(stdout, 'STATUS'));
   const finish = status?.finish_reason;
   const details = status?.finish_reason_details;

@@ -82,7 +82,7 @@ export const realModel: Scenario = {
     // Without the peers (a machine that never ran tools/peers/*.sh) the figures are not measured: not a crash.
     const missing = [paths.llamaServer, paths.smollm2, paths.chatTemplate, massgen].filter((f) => !existsSync(f));
     if (missing.length) {
-      const note = `peers missing (${missing.join(', ')}): run tools/peers/{llama-server,weights,upstream}.sh`;
+      const note = `peers missing (${missing.join(', ')}): run npm run real-model:setup and bash tools/peers/upstream.sh`;
       r.goal('real_model.ours.named_end_in_bound', 'ours: runs ending with a named reason in bound, share', null, '>=', 1, '', { note });
       r.goal('real_model.calls_ratio', 'calls per decision, mean ours/upstream', null, '<', 1, '', { note });
       return r.result();
