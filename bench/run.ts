@@ -18,6 +18,7 @@ import { activation } from './scenarios/activation';
 import { checks } from './scenarios/checks';
 import { consensus } from './scenarios/consensus';
 import { overhead } from './scenarios/overhead';
+import { realModel } from './scenarios/real-model';
 import { sandbox } from './scenarios/sandbox';
 import { scale } from './scenarios/scale';
 import { sizes } from './scenarios/size';
@@ -27,7 +28,7 @@ import { upstream } from './scenarios/upstream';
 import { viewer } from './scenarios/viewer';
 import { workspace } from './scenarios/workspace';
 
-const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, upstream, viewer, scale, sizes, workspace, sandbox, stress, checks];
+const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, upstream, viewer, scale, sizes, workspace, sandbox, stress, checks, realModel];
 
 interface Args {
   quick: boolean;

@@ -1,0 +1,170 @@
+// Scenario: ours vs the real upstream MassGen 0.1.97 on the same real model and server. One llama-server with
+// SmolLM2-135M-Instruct (the peers cache), a recording proxy in front of it; for each of 10 short questions with known
+// answers (3 with --quick) a 3-agent team runs through our `massgen run` bundle and through upstream's
+// `massgen --automation`, one after the other (the server has one slot). Calls, prompt tokens (as the server
+// reported them) and wall time per decision, and each run's ending as the system itself named it.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { peerPaths, startLlamaServer } from '../../test/helpers/llama-server';
+import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
+import { startRecordingProxy, type ProxyRecord, type RecordingProxy } from '../lib/real-model-proxy';
+import { isCorrect, runOurs, runUpstream, type System, type SystemRun, type TeamSettings } from '../lib/real-model-runs';
+import { mean, median, sum } from '../lib/stats';
+
+interface Question {
+  question: string;
+  answers: string[];
+}
+
+interface Decision extends SystemRun {
+  q: number;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Calls the server gave no usage for (aborted by a timeout or a kill). */
+  unreported: number;
+  correct: boolean;
+}
+
+const SETTINGS: TeamSettings = {
+  agents: 3,
+  model: 'smollm2-135m-instruct',
+  temperature: 0,
+  seed: 42,
+  maxTokens: 256,
+  maxNewAnswersPerAgent: 1,
+  orchestratorTimeoutSeconds: Number(process.env.MASSGEN_REAL_BENCH_TIMEOUT) || 180,
+  guardGraceSeconds: 120,
+};
+
+// Our endings that name why the run stopped (src/core/engine/events.ts EndReason).
+const OUR_REASONS = new Set(['consensus', 'answer_cap', 'majority', 'max_rounds', 'timeout', 'budget', 'cancelled', 'user_stop', 'all_failed']);
+
+function readQuestions(root: string): Question[] {
+  const text = readFileSync(join(root, 'bench', 'data', 'real-model-10.jsonl'), 'utf8');
+  return text.trim().split('\n').map((l) => JSON.parse(l) as Question);
+}
+
+/** Waits until the proxy has no request in flight (a killed run's request is aborted), so runs do not overlap. */
+async function drained(proxy: RecordingProxy): Promise<void> {
+  for (let i = 0; i < 300 && proxy.records.some((r) => r.end === null); i++) await sleep(100);
+}
+
+function countBy(xs: string[]): string {
+  const counts = new Map<string, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${k} ×${n}`).join(', ');
+}
+
+function tallied(run: SystemRun, q: number, records: ProxyRecord[], accepted: string[]): Decision {
+  const calls = records.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
+  return {
+    ...run,
+    q,
+    calls: calls.length,
+    promptTokens: sum(calls.map((r) => r.promptTokens ?? 0)),
+    completionTokens: sum(calls.map((r) => r.completionTokens ?? 0)),
+    unreported: calls.filter((r) => r.promptTokens === null).length,
+    correct: isCorrect(run.answer, accepted),
+  };
+}
+
+export const realModel: Scenario = {
+  name: 'real-model',
+  title: 'Real model: ours vs upstream MassGen 0.1.97, 3 × SmolLM2-135M on llama-server',
+  async run(ctx: BenchContext) {
+    const r = new Results();
+    const paths = peerPaths();
+    const massgen = join(paths.upstreamVenv, 'bin', 'massgen');
+    const cli = join(ctx.dist, 'cli.js');
+    // Without the peers (a machine that never ran tools/peers/*.sh) the figures are not measured: not a crash.
+    const missing = [paths.llamaServer, paths.smollm2, paths.chatTemplate, massgen].filter((f) => !existsSync(f));
+    if (missing.length) {
+      const note = `peers missing (${missing.join(', ')}): run npm run real-model:setup and bash tools/peers/upstream.sh`;
+      r.goal('real_model.ours.named_end_in_bound', 'ours: runs ending with a named reason in bound, share', null, '>=', 1, '', { note });
+      r.goal('real_model.calls_ratio', 'calls per decision, mean ours/upstream', null, '<', 1, '', { note });
+      return r.result();
+    }
+    const questions = readQuestions(ctx.root).slice(0, ctx.quick ? 3 : undefined);
+    const server = await startLlamaServer();
+    const proxy = await startRecordingProxy(server.origin);
+    const decisions: Decision[] = [];
+    try {
+      for (const [q, item] of questions.entries()) {
+        // Alternate who goes first, so neither always meets a server that has just served the other.
+        const order: System[] = q % 2 === 0 ? ['ours', 'upstream'] : ['upstream', 'ours'];
+        for (const system of order) {
+          const tag = `${system}.q${q}`;
+          const baseUrl = `${proxy.origin}/${tag}/v1`;
+          const dir = join(ctx.tmp, tag);
+          const run = system === 'ours' ? await runOurs(cli, dir, SETTINGS, baseUrl, item.question) : await runUpstream(massgen, dir, SETTINGS, baseUrl, item.question);
+          await drained(proxy);
+          const d = tallied(run, q, proxy.records.filter((x) => x.tag === tag), item.answers);
+          decisions.push(d);
+          ctx.log(`${tag}: ${d.reason}, ${d.calls} calls, ${fmt(d.promptTokens, 0)} prompt tok, ${(d.wallMs / 1000).toFixed(1)} s, ${d.correct ? 'correct' : 'wrong'}: ${d.answer.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
+        }
+      }
+    } finally {
+      writeFileSync(join(ctx.tmp, 'requests.jsonl'), proxy.records.map((x) => JSON.stringify(x)).join('\n') + '\n');
+      await proxy.close();
+      await server.close();
+    }
+
+    const of = (system: System) => decisions.filter((d) => d.system === system);
+    const summary = (system: System) => {
+      const ds = of(system);
+      return {
+        decisions: ds.length,
+        callsMean: mean(ds.map((d) => d.calls)),
+        callsMedian: median(ds.map((d) => d.calls)),
+        promptTokensMean: mean(ds.map((d) => d.promptTokens)),
+        promptTokensMedian: median(ds.map((d) => d.promptTokens)),
+        completionTokensMean: mean(ds.map((d) => d.completionTokens)),
+        wallMsMedian: median(ds.map((d) => d.wallMs)),
+        unreportedCalls: sum(ds.map((d) => d.unreported)),
+        reasons: countBy(ds.map((d) => d.reason)),
+        correct: ds.filter((d) => d.correct).length,
+      };
+    };
+    const ours = summary('ours');
+    const up = summary('upstream');
+    for (const [name, s] of [['ours', ours], ['upstream', up]] as const) {
+      r.info(`${name}: calls per decision`, `mean ${fmt(s.callsMean, 1)}, median ${fmt(s.callsMedian, 1)}`);
+      r.info(`${name}: prompt tokens per decision`, `mean ${fmt(s.promptTokensMean, 0)}, median ${fmt(s.promptTokensMedian, 0)} (completion: mean ${fmt(s.completionTokensMean, 0)})${s.unreportedCalls ? `; ${s.unreportedCalls} call(s) aborted without usage, counted 0` : ''}`);
+      r.info(`${name}: wall time per decision, median`, `${(s.wallMsMedian / 1000).toFixed(1)} s`);
+      r.info(`${name}: end reasons`, s.reasons);
+      r.info(`${name}: answers correct (info)`, `${s.correct} / ${s.decisions}`);
+    }
+    r.info('wall time per decision, median ours/upstream', fmt(ours.wallMsMedian / up.wallMsMedian, 2));
+    r.info('prompt tokens per decision, mean ours/upstream', fmt(ours.promptTokensMean / up.promptTokensMean, 2));
+
+    const bound = (SETTINGS.orchestratorTimeoutSeconds + 30) * 1000;
+    const inBound = of('ours').filter((d) => OUR_REASONS.has(d.reason) && d.wallMs <= bound).length;
+    r.goal('real_model.ours.named_end_in_bound', 'ours: runs ending with a named reason in bound, share', inBound / of('ours').length, '>=', 1, '', {
+      note: `reason one of ${[...OUR_REASONS].join('/')}, wall ≤ timeout ${SETTINGS.orchestratorTimeoutSeconds} s + 30 s`,
+    });
+    r.goal('real_model.calls_ratio', 'calls per decision, mean ours/upstream', ours.callsMean / up.callsMean, '<', 1);
+
+    // One log excerpt per system and ending (the first run's), not one per run: they repeat.
+    for (const system of ['ours', 'upstream'] as const) {
+      for (const reason of new Set(of(system).filter((d) => d.excerpt).map((d) => d.reason))) {
+        const runs = of(system).filter((d) => d.excerpt && d.reason === reason);
+        const d = runs[0];
+        const lines = d.excerpt!.split('\n');
+        const shown = system === 'upstream' ? [lines[0], ...lines.filter((l) => /ERROR/.test(l)).slice(-2)] : lines.filter((l) => /^ERROR:/.test(l));
+        r.note(`${system}, ${reason} (${runs.length} run(s); q${d.q}, exit ${d.exitCode}): ${(shown.length ? shown : lines.slice(-3)).join(' | ').slice(0, 500)}`);
+      }
+    }
+    r.note(
+      `Both systems: ${SETTINGS.agents} agents on one llama-server (SmolLM2-135M-Instruct Q4_1, Qwen2.5 tool template, ${Number(process.env.MASSGEN_LLAMA_THREADS) || 1} thread(s), 1 slot, 8192 context), temperature ${SETTINGS.temperature}, max_tokens ${SETTINGS.maxTokens}, max_new_answers_per_agent ${SETTINGS.maxNewAnswersPerAgent}, orchestrator timeout ${SETTINGS.orchestratorTimeoutSeconds} s (the bench kills a run ${SETTINGS.guardGraceSeconds} s after it); upstream also gets seed ${SETTINGS.seed} (ours has no seed key; at temperature 0 the server samples greedily).`,
+    );
+    r.note('Calls and prompt tokens as the server reported them (usage of the last SSE chunk), per question run; a decision = one question through one system, whatever its ending. Answers correct: an accepted answer appears as a whole word in the final answer.');
+    r.figure('settings', SETTINGS);
+    r.figure('ours', ours);
+    r.figure('upstream', up);
+    r.figure('runs', decisions.map(({ answer, excerpt, ...d }) => ({ ...d, wallMs: Math.round(d.wallMs), answer: answer.slice(0, 200), ...(excerpt ? { excerpt: excerpt.slice(-600) } : {}) })));
+    return r.result();
+  },
+};
