@@ -1,6 +1,7 @@
 // A recording HTTP proxy in front of the real inference server, for the real-model scenario: each system sends to
 // its own path prefix (`/<tag>/v1/...`, the tag naming the system and the question), the proxy strips the prefix,
-// forwards the request unchanged and streams the response back, and records per request the body sent, the token
+// forwards the request (unchanged, or rewritten by the `rewrite` option, the same for every client) and streams the
+// response back, and records per request the body as forwarded, the token
 // counts the server reported (usage in the last SSE chunk, else llama-server's `timings`) and start/end times.
 // (test/real-model/lib/recording-proxy.ts serves one client and keeps no times; this one tells runs apart by path.)
 
@@ -14,8 +15,10 @@ export interface ProxyRecord {
   method: string;
   /** The path as forwarded (prefix removed). */
   path: string;
-  /** The parsed JSON body, or the raw text when it is not JSON. */
+  /** The parsed JSON body as forwarded (after the rewrite, if any), or the raw text when it is not JSON. */
   body: unknown;
+  /** The `rewrite` option changed this request. */
+  rewritten: boolean;
   status: number | null;
   /** As the server reported them; null when it did not (an aborted or failed request). */
   promptTokens: number | null;
@@ -46,6 +49,14 @@ interface Usage {
 }
 
 type Json = Record<string, unknown>;
+
+export interface ProxyOptions {
+  /**
+   * Rewrites a chat-completions request body (JSON) before it is forwarded; undefined leaves it unchanged. Applied
+   * to every client alike, so both systems meet the same server behaviour.
+   */
+  rewrite?: (body: Json) => Json | undefined;
+}
 
 /** Reads usage, finish reason and called tools out of a chat-completions response: one JSON, or SSE chunks. */
 export function readUsage(text: string): Usage {
@@ -92,7 +103,7 @@ function parseBody(raw: string): unknown {
 }
 
 /** Starts the proxy on a free loopback port, forwarding to `target` (e.g. llama-server's origin). */
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+export async function startRecordingProxy(target: string, options: ProxyOptions = {}): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const records: ProxyRecord[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
@@ -102,8 +113,14 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     const parts: Buffer[] = [];
     req.on('data', (d: Buffer) => parts.push(d));
     req.on('end', () => {
-      const raw = Buffer.concat(parts);
-      const rec: ProxyRecord = { tag, method: req.method ?? 'GET', path, body: parseBody(raw.toString('utf8')), status: null, promptTokens: null, completionTokens: null, finishReason: null, toolCalls: [], start: performance.now(), end: null, aborted: false };
+      let raw = Buffer.concat(parts);
+      let body = parseBody(raw.toString('utf8'));
+      let rewritten = false;
+      if (options.rewrite && req.method === 'POST' && path.endsWith('/chat/completions') && typeof body === 'object' && body !== null) {
+        const changed = options.rewrite(body as Json);
+        if (changed) [body, raw, rewritten] = [changed, Buffer.from(JSON.stringify(changed)), true];
+      }
+      const rec: ProxyRecord = { tag, method: req.method ?? 'GET', path, body, rewritten, status: null, promptTokens: null, completionTokens: null, finishReason: null, toolCalls: [], start: performance.now(), end: null, aborted: false };
       records.push(rec);
       const headers = { ...req.headers, host: upstream.host, 'content-length': String(raw.length), connection: 'close' };
       // A fresh connection per request: a pooled keep-alive socket the server had already closed failed as

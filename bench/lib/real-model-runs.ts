@@ -33,6 +33,8 @@ export interface SystemRun {
   wallMs: number;
   /** The ending as the system named it (ours: COMPLETED; upstream: status.json finish_reason), or why none. */
   reason: string;
+  /** The winner as the system named it (its `WINNER:` line), 'none' or '' when it named none. */
+  winner: string;
   answer: string;
   /** Tail of stderr (warnings of Python's libraries dropped) for a run that failed, timed out or was killed. */
   excerpt?: string;
@@ -115,7 +117,8 @@ export async function runOurs(cli: string, dir: string, s: TeamSettings, baseUrl
   const answerFile = line(run.stdout, 'ANSWER_FILE');
   const answer = answerFile && answerFile !== 'none' && existsSync(answerFile) ? readFileSync(answerFile, 'utf8') : (line(run.stdout, 'ANSWER_PREVIEW') ?? '');
   const ok = !killed && run.code === 0;
-  return { system: 'ours', exitCode: run.code, killed, wallMs, reason, answer, ...(ok ? {} : { excerpt: excerptOf(run.stderr, run.stdout) }) };
+  const winner = line(run.stdout, 'WINNER') ?? '';
+  return { system: 'ours', exitCode: run.code, killed, wallMs, reason, winner, answer, ...(ok ? {} : { excerpt: excerptOf(run.stderr, run.stdout) }) };
 }
 
 export async function runUpstream(massgen: string, dir: string, s: TeamSettings, baseUrl: string, question: string): Promise<SystemRun> {
@@ -136,7 +139,8 @@ export async function runUpstream(massgen: string, dir: string, s: TeamSettings,
   const answer = answerFile && existsSync(answerFile) ? readFileSync(answerFile, 'utf8') : '';
   const ok = !killed && code === 0 && finish === 'completed';
   const why = typeof details === 'string' && details ? `finish_reason_details: ${details}\n` : '';
-  return { system: 'upstream', exitCode: code, killed, wallMs, reason, answer, ...(ok ? {} : { excerpt: why + excerptOf(stderr, stdout) }) };
+  const winner = line(stdout, 'WINNER') ?? '';
+  return { system: 'upstream', exitCode: code, killed, wallMs, reason, winner, answer, ...(ok ? {} : { excerpt: why + excerptOf(stderr, stdout) }) };
 }
 
 /** Whether one of the accepted answers appears in the final answer as a whole word (case-insensitive). */

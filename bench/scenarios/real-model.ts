@@ -2,13 +2,16 @@
 // SmolLM2-135M-Instruct (the peers cache), a recording proxy in front of it; for each of 10 short questions with known
 // answers (3 with --quick) a 3-agent team runs through our `massgen run` bundle and through upstream's
 // `massgen --automation`, one after the other (the server has one slot). Calls, prompt tokens (as the server
-// reported them) and wall time per decision, and each run's ending as the system itself named it.
+// reported them) and wall time per decision, and each run's ending as the system itself named it. Two variants: the
+// requests as each system sends them (SmolLM2 never calls a tool then), and `forced`, where the proxy rewrites every
+// request of both systems alike so that the model calls a tool (test/helpers/tool-forcing.ts).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { peerPaths, startLlamaServer } from '../../test/helpers/llama-server';
 import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
+import { forceToolCall } from '../../test/helpers/tool-forcing';
 import { startRecordingProxy, type ProxyRecord, type RecordingProxy } from '../lib/real-model-proxy';
 import { isCorrect, runOurs, runUpstream, type System, type SystemRun, type TeamSettings } from '../lib/real-model-runs';
 import { mean, median, sum } from '../lib/stats';
@@ -18,7 +21,11 @@ interface Question {
   answers: string[];
 }
 
+type Variant = 'unforced' | 'forced';
+const VARIANTS: Variant[] = ['unforced', 'forced'];
+
 interface Decision extends SystemRun {
+  variant: Variant;
   q: number;
   calls: number;
   promptTokens: number;
@@ -58,10 +65,20 @@ function countBy(xs: string[]): string {
   return [...counts].map(([k, n]) => `${k} ×${n}`).join(', ');
 }
 
-function tallied(run: SystemRun, q: number, records: ProxyRecord[], accepted: string[]): Decision {
+/** The variants to run: all, or those named in MASSGEN_REAL_BENCH_VARIANTS (comma-separated). */
+function chosenVariants(): Variant[] {
+  const named = process.env.MASSGEN_REAL_BENCH_VARIANTS?.split(',').map((v) => v.trim()).filter(Boolean);
+  return named?.length ? VARIANTS.filter((v) => named.includes(v)) : VARIANTS;
+}
+
+// Goal ids: the unforced variant keeps the ids it had before there were variants.
+const goalId = (variant: Variant, name: string) => (variant === 'unforced' ? `real_model.${name}` : `real_model.${variant}.${name}`);
+
+function tallied(run: SystemRun, variant: Variant, q: number, records: ProxyRecord[], accepted: string[]): Decision {
   const calls = records.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
   return {
     ...run,
+    variant,
     q,
     calls: calls.length,
     promptTokens: sum(calls.map((r) => r.promptTokens ?? 0)),
@@ -79,92 +96,112 @@ export const realModel: Scenario = {
     const paths = peerPaths();
     const massgen = join(paths.upstreamVenv, 'bin', 'massgen');
     const cli = join(ctx.dist, 'cli.js');
+    const variants = chosenVariants();
     // Without the peers (a machine that never ran tools/peers/*.sh) the figures are not measured: not a crash.
     const missing = [paths.llamaServer, paths.smollm2, paths.chatTemplate, massgen].filter((f) => !existsSync(f));
     if (missing.length) {
       const note = `peers missing (${missing.join(', ')}): run npm run real-model:setup and bash tools/peers/upstream.sh`;
-      r.goal('real_model.ours.named_end_in_bound', 'ours: runs ending with a named reason in bound, share', null, '>=', 1, '', { note });
-      r.goal('real_model.calls_ratio', 'calls per decision, mean ours/upstream', null, '<', 1, '', { note });
+      for (const v of VARIANTS) notMeasured(r, v, note);
       return r.result();
     }
+    for (const v of VARIANTS.filter((x) => !variants.includes(x))) notMeasured(r, v, 'variant not run (MASSGEN_REAL_BENCH_VARIANTS)');
     const questions = readQuestions(ctx.root).slice(0, ctx.quick ? 3 : undefined);
     const server = await startLlamaServer();
-    const proxy = await startRecordingProxy(server.origin);
     const decisions: Decision[] = [];
     try {
-      for (const [q, item] of questions.entries()) {
-        // Alternate who goes first, so neither always meets a server that has just served the other.
-        const order: System[] = q % 2 === 0 ? ['ours', 'upstream'] : ['upstream', 'ours'];
-        for (const system of order) {
-          const tag = `${system}.q${q}`;
-          const baseUrl = `${proxy.origin}/${tag}/v1`;
-          const dir = join(ctx.tmp, tag);
-          const run = system === 'ours' ? await runOurs(cli, dir, SETTINGS, baseUrl, item.question) : await runUpstream(massgen, dir, SETTINGS, baseUrl, item.question);
-          await drained(proxy);
-          const d = tallied(run, q, proxy.records.filter((x) => x.tag === tag), item.answers);
-          decisions.push(d);
-          ctx.log(`${tag}: ${d.reason}, ${d.calls} calls, ${fmt(d.promptTokens, 0)} prompt tok, ${(d.wallMs / 1000).toFixed(1)} s, ${d.correct ? 'correct' : 'wrong'}: ${d.answer.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
+      for (const variant of variants) {
+        // One proxy per variant, over the same server: the forced one rewrites every request of both systems alike.
+        const proxy = await startRecordingProxy(server.origin, variant === 'forced' ? { rewrite: forceToolCall } : {});
+        try {
+          for (const [q, item] of questions.entries()) {
+            // Alternate who goes first, so neither always meets a server that has just served the other.
+            const order: System[] = q % 2 === 0 ? ['ours', 'upstream'] : ['upstream', 'ours'];
+            for (const system of order) {
+              const tag = `${variant}.${system}.q${q}`;
+              const baseUrl = `${proxy.origin}/${tag}/v1`;
+              const dir = join(ctx.tmp, tag);
+              const run = system === 'ours' ? await runOurs(cli, dir, SETTINGS, baseUrl, item.question) : await runUpstream(massgen, dir, SETTINGS, baseUrl, item.question);
+              await drained(proxy);
+              const d = tallied(run, variant, q, proxy.records.filter((x) => x.tag === tag), item.answers);
+              decisions.push(d);
+              ctx.log(`${tag}: ${d.reason}, winner ${d.winner || '-'}, ${d.calls} calls, ${fmt(d.promptTokens, 0)} prompt tok, ${(d.wallMs / 1000).toFixed(1)} s, ${d.correct ? 'correct' : 'wrong'}: ${d.answer.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
+            }
+          }
+        } finally {
+          writeFileSync(join(ctx.tmp, `requests.${variant}.jsonl`), proxy.records.map((x) => JSON.stringify(x)).join('\n') + '\n');
+          await proxy.close();
         }
       }
     } finally {
-      writeFileSync(join(ctx.tmp, 'requests.jsonl'), proxy.records.map((x) => JSON.stringify(x)).join('\n') + '\n');
-      await proxy.close();
       await server.close();
     }
 
-    const of = (system: System) => decisions.filter((d) => d.system === system);
-    const summary = (system: System) => {
-      const ds = of(system);
-      return {
-        decisions: ds.length,
-        callsMean: mean(ds.map((d) => d.calls)),
-        callsMedian: median(ds.map((d) => d.calls)),
-        promptTokensMean: mean(ds.map((d) => d.promptTokens)),
-        promptTokensMedian: median(ds.map((d) => d.promptTokens)),
-        completionTokensMean: mean(ds.map((d) => d.completionTokens)),
-        wallMsMedian: median(ds.map((d) => d.wallMs)),
-        unreportedCalls: sum(ds.map((d) => d.unreported)),
-        reasons: countBy(ds.map((d) => d.reason)),
-        correct: ds.filter((d) => d.correct).length,
-      };
-    };
-    const ours = summary('ours');
-    const up = summary('upstream');
-    for (const [name, s] of [['ours', ours], ['upstream', up]] as const) {
-      r.info(`${name}: calls per decision`, `mean ${fmt(s.callsMean, 1)}, median ${fmt(s.callsMedian, 1)}`);
-      r.info(`${name}: prompt tokens per decision`, `mean ${fmt(s.promptTokensMean, 0)}, median ${fmt(s.promptTokensMedian, 0)} (completion: mean ${fmt(s.completionTokensMean, 0)})${s.unreportedCalls ? `; ${s.unreportedCalls} call(s) aborted without usage, counted 0` : ''}`);
-      r.info(`${name}: wall time per decision, median`, `${(s.wallMsMedian / 1000).toFixed(1)} s`);
-      r.info(`${name}: end reasons`, s.reasons);
-      r.info(`${name}: answers correct (info)`, `${s.correct} / ${s.decisions}`);
-    }
-    r.info('wall time per decision, median ours/upstream', fmt(ours.wallMsMedian / up.wallMsMedian, 2));
-    r.info('prompt tokens per decision, mean ours/upstream', fmt(ours.promptTokensMean / up.promptTokensMean, 2));
-
-    const bound = (SETTINGS.orchestratorTimeoutSeconds + 30) * 1000;
-    const inBound = of('ours').filter((d) => OUR_REASONS.has(d.reason) && d.wallMs <= bound).length;
-    r.goal('real_model.ours.named_end_in_bound', 'ours: runs ending with a named reason in bound, share', inBound / of('ours').length, '>=', 1, '', {
-      note: `reason one of ${[...OUR_REASONS].join('/')}, wall ≤ timeout ${SETTINGS.orchestratorTimeoutSeconds} s + 30 s`,
-    });
-    r.goal('real_model.calls_ratio', 'calls per decision, mean ours/upstream', ours.callsMean / up.callsMean, '<', 1);
-
-    // One log excerpt per system and ending (the first run's), not one per run: they repeat.
-    for (const system of ['ours', 'upstream'] as const) {
-      for (const reason of new Set(of(system).filter((d) => d.excerpt).map((d) => d.reason))) {
-        const runs = of(system).filter((d) => d.excerpt && d.reason === reason);
-        const d = runs[0];
-        const lines = d.excerpt!.split('\n');
-        const shown = system === 'upstream' ? [lines[0], ...lines.filter((l) => /ERROR/.test(l)).slice(-2)] : lines.filter((l) => /^ERROR:/.test(l));
-        r.note(`${system}, ${reason} (${runs.length} run(s); q${d.q}, exit ${d.exitCode}): ${(shown.length ? shown : lines.slice(-3)).join(' | ').slice(0, 500)}`);
-      }
-    }
+    for (const variant of variants) report(r, variant, decisions.filter((d) => d.variant === variant));
     r.note(
       `Both systems: ${SETTINGS.agents} agents on one llama-server (SmolLM2-135M-Instruct Q4_1, Qwen2.5 tool template, ${Number(process.env.MASSGEN_LLAMA_THREADS) || 1} thread(s), 1 slot, 8192 context), temperature ${SETTINGS.temperature}, max_tokens ${SETTINGS.maxTokens}, max_new_answers_per_agent ${SETTINGS.maxNewAnswersPerAgent}, orchestrator timeout ${SETTINGS.orchestratorTimeoutSeconds} s (the bench kills a run ${SETTINGS.guardGraceSeconds} s after it); upstream also gets seed ${SETTINGS.seed} (ours has no seed key; at temperature 0 the server samples greedily).`,
     );
     r.note('Calls and prompt tokens as the server reported them (usage of the last SSE chunk), per question run; a decision = one question through one system, whatever its ending. Answers correct: an accepted answer appears as a whole word in the final answer.');
-    r.figure('settings', SETTINGS);
-    r.figure('ours', ours);
-    r.figure('upstream', up);
+    if (variants.includes('forced')) r.note('forced: the proxy rewrites every chat request of both systems that offers tools: tool_choice "required", parallel_tool_calls false, the assistant prefill "<tool_call>\\n", and no `vote` tool while the latest board shows "(no answers available yet)". The tool and its arguments are the model\'s.');
+    r.figure('settings', { ...SETTINGS, variants, questions: questions.length });
     r.figure('runs', decisions.map(({ answer, excerpt, ...d }) => ({ ...d, wallMs: Math.round(d.wallMs), answer: answer.slice(0, 200), ...(excerpt ? { excerpt: excerpt.slice(-600) } : {}) })));
     return r.result();
   },
 };
+
+function notMeasured(r: Results, variant: Variant, note: string): void {
+  r.goal(goalId(variant, 'ours.named_end_in_bound'), `${variant}, ours: runs ending with a named reason in bound, share`, null, '>=', 1, '', { note });
+  r.goal(goalId(variant, 'calls_ratio'), `${variant}: calls per decision, mean ours/upstream`, null, '<', 1, '', { note });
+}
+
+function summary(ds: Decision[]) {
+  return {
+    decisions: ds.length,
+    callsMean: mean(ds.map((d) => d.calls)),
+    callsMedian: median(ds.map((d) => d.calls)),
+    promptTokensMean: mean(ds.map((d) => d.promptTokens)),
+    promptTokensMedian: median(ds.map((d) => d.promptTokens)),
+    completionTokensMean: mean(ds.map((d) => d.completionTokens)),
+    wallMsMedian: median(ds.map((d) => d.wallMs)),
+    unreportedCalls: sum(ds.map((d) => d.unreported)),
+    reasons: countBy(ds.map((d) => d.reason)),
+    winners: countBy(ds.map((d) => d.winner || 'none')),
+    correct: ds.filter((d) => d.correct).length,
+  };
+}
+
+function report(r: Results, variant: Variant, decisions: Decision[]): void {
+  const of = (system: System) => decisions.filter((d) => d.system === system);
+  const ours = summary(of('ours'));
+  const up = summary(of('upstream'));
+  for (const [name, s] of [['ours', ours], ['upstream', up]] as const) {
+    const label = `${variant}, ${name}`;
+    r.info(`${label}: calls per decision`, `mean ${fmt(s.callsMean, 1)}, median ${fmt(s.callsMedian, 1)}`);
+    r.info(`${label}: prompt tokens per decision`, `mean ${fmt(s.promptTokensMean, 0)}, median ${fmt(s.promptTokensMedian, 0)} (completion: mean ${fmt(s.completionTokensMean, 0)})${s.unreportedCalls ? `; ${s.unreportedCalls} call(s) aborted without usage, counted 0` : ''}`);
+    r.info(`${label}: wall time per decision, median`, `${(s.wallMsMedian / 1000).toFixed(1)} s`);
+    r.info(`${label}: end reasons`, s.reasons);
+    r.info(`${label}: winners`, s.winners);
+    r.info(`${label}: answers correct (info)`, `${s.correct} / ${s.decisions}`);
+  }
+  r.info(`${variant}: wall time per decision, median ours/upstream`, fmt(ours.wallMsMedian / up.wallMsMedian, 2));
+  r.info(`${variant}: prompt tokens per decision, mean ours/upstream`, fmt(ours.promptTokensMean / up.promptTokensMean, 2));
+
+  const bound = (SETTINGS.orchestratorTimeoutSeconds + 30) * 1000;
+  const inBound = of('ours').filter((d) => OUR_REASONS.has(d.reason) && d.wallMs <= bound).length;
+  r.goal(goalId(variant, 'ours.named_end_in_bound'), `${variant}, ours: runs ending with a named reason in bound, share`, inBound / of('ours').length, '>=', 1, '', {
+    note: `reason one of ${[...OUR_REASONS].join('/')}, wall ≤ timeout ${SETTINGS.orchestratorTimeoutSeconds} s + 30 s`,
+  });
+  r.goal(goalId(variant, 'calls_ratio'), `${variant}: calls per decision, mean ours/upstream`, ours.callsMean / up.callsMean, '<', 1);
+
+  // One log excerpt per system and ending (the first run's), not one per run: they repeat.
+  for (const system of ['ours', 'upstream'] as const) {
+    for (const reason of new Set(of(system).filter((d) => d.excerpt).map((d) => d.reason))) {
+      const runs = of(system).filter((d) => d.excerpt && d.reason === reason);
+      const d = runs[0];
+      const lines = d.excerpt!.split('\n');
+      const shown = system === 'upstream' ? [lines[0], ...lines.filter((l) => /ERROR/.test(l)).slice(-2)] : lines.filter((l) => /^ERROR:/.test(l));
+      r.note(`${variant}, ${system}, ${reason} (${runs.length} run(s); q${d.q}, exit ${d.exitCode}): ${(shown.length ? shown : lines.slice(-3)).join(' | ').slice(0, 500)}`);
+    }
+  }
+  r.figure(`${variant}.ours`, ours);
+  r.figure(`${variant}.upstream`, up);
+}
