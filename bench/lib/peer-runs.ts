@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { peerPaths } from '../../test/helpers/llama-server';
+import { peerPaths } from '../../test/helpers/peers';
 import { runGuarded, type GuardedRun } from './guarded-process';
 import { modelOf } from './scripted-peers-server';
 
