@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { peerPaths } from '../../test/helpers/llama-server';
+import { peerPaths } from '../../test/helpers/peers';
 import { runGuarded, type GuardedRun } from './guarded-process';
 import { modelOf } from './scripted-peers-server';
 

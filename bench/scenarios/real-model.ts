@@ -9,7 +9,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { peerPaths, startLlamaServer } from '../../test/helpers/llama-server';
+import { startLlamaServer } from '../../test/helpers/llama-server';
+import { peerPaths } from '../../test/helpers/peers';
 import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
 import { forceToolCall } from '../../test/helpers/tool-forcing';
 import { startRecordingProxy, type ProxyRecord, type RecordingProxy } from '../lib/real-model-proxy';

@@ -21,6 +21,8 @@ export interface CliRunOptions {
   /** Called once the process runs: to signal it, or to write its stdin (a pipe only when `stdin` is true). */
   onSpawn?(child: { kill(sig: NodeJS.Signals): void; write(text: string): void; end(): void }): void;
   stdin?: boolean;
+  /** Failure guard: past this the process is killed with SIGKILL (the run then ends with code null). */
+  guardMs?: number;
 }
 
 /** Builds cli.js (and the cli-main.js it loads) into `dir`; returns cli.js's path. */
@@ -71,7 +73,11 @@ export function runCli(cli: string, args: string[], options: CliRunOptions): Pro
       write: (text) => child.stdin?.write(text),
       end: () => child.stdin?.end(),
     });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    const guard = options.guardMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.guardMs);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

@@ -1,28 +1,11 @@
 // The real inference server for the real-model tests and bench rows: llama.cpp's llama-server with SmolLM2-135M,
 // both from the peers cache (`npm run real-model:setup`). One server per caller, on a free loopback port.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-/** The peers cache's paths, as tools/peers/env.sh defines them (asked from the script, so there is one definition). */
-export interface PeerPaths {
-  cache: string;
-  llamaServer: string;
-  chatTemplate: string;
-  smollm2: string;
-  upstreamVenv: string;
-}
-
-export function peerPaths(): PeerPaths {
-  const script = join(__dirname, '..', '..', 'tools', 'peers', 'env.sh');
-  const out = spawnSync('bash', ['-c', `. "${script}"; printf '%s\\n' "$PEERS_CACHE" "$LLAMA_SERVER" "$LLAMA_DIR" "$SMOLLM2_GGUF" "$UPSTREAM_VENV"`], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`tools/peers/env.sh failed: ${out.stderr}`);
-  const [cache, llamaServer, llamaDir, smollm2, upstreamVenv] = out.stdout.trim().split('\n');
-  return { cache, llamaServer, chatTemplate: join(llamaDir, 'templates', 'Qwen-Qwen2.5-7B-Instruct.jinja'), smollm2, upstreamVenv };
-}
+import { peerPaths } from './peers';
 
 export interface LlamaServer {
   /** http://127.0.0.1:PORT (OpenAI-compatible under /v1, Anthropic Messages at /v1/messages). */
@@ -53,6 +36,9 @@ export interface LlamaServerOptions {
  */
 export const GREEDY_SAMPLING: readonly string[] = ['--temp', '0', '--seed', '42'];
 
+/** How long close() waits after SIGTERM before it sends SIGKILL. */
+const CLOSE_GRACE_MS = 5000;
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -81,14 +67,36 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
   });
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  // The test process ending any way (a failure, Ctrl-C, mocha's exit) must not leave the server running.
+  const killNow = () => {
+    if (!exited) child.kill('SIGKILL');
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    killNow();
+    unhook();
+    process.kill(process.pid, signal);
+  };
+  process.once('exit', killNow);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const unhook = () => {
+    process.off('exit', killNow);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  void exit.then(unhook);
   const origin = `http://127.0.0.1:${port}`;
   const server: LlamaServer = {
     origin,
     model: 'smollm2-135m-instruct',
     log: () => log,
     async close() {
-      if (!exited) child.kill('SIGTERM');
+      if (exited) return;
+      child.kill('SIGTERM');
+      // A server stuck in a generation may not stop on SIGTERM: a few seconds, then SIGKILL.
+      const guard = setTimeout(killNow, CLOSE_GRACE_MS);
       await exit;
+      clearTimeout(guard);
     },
   };
   const giveUpAt = Date.now() + (options.startGuardMs ?? 120_000);

@@ -10,43 +10,54 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
-import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { describeInChromium, launchChromium, ROOT } from '../webview/harness';
-import { startToolForcingProxy, type ToolForcingProxy } from './lib/tool-forcing-proxy';
-import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib/real-team';
+import { useForcedServer } from './lib/forced-server';
+import { assertNoStackTrace, isEndReason } from './lib/outcome';
+import { writeTeamConfig } from './lib/team-config';
+import { timed } from './lib/timed';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-eval-'));
 const DATASET = resolve(ROOT, 'examples', 'eval', 'real-model-20.jsonl');
 const ITEMS = readFileSync(DATASET, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
 /** The team and each member alone: what the eval scores without a baseline. */
 const SYSTEMS = ['team', 'a', 'b'];
+/** The test's bound; the eval is killed a little before it, so a failing run leaves no process behind. */
+const TEST_GUARD_MS = 60 * 60_000;
 
 describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team on llama-server', function () {
-  this.timeout(60 * 60_000);
+  this.timeout(TEST_GUARD_MS);
   const suite = cliSuite(work);
-  let server: LlamaServer | undefined;
-  let proxy: ToolForcingProxy | undefined;
+  // The server (two slots: two runs at a time), then Chromium, each closed on its own whatever failed.
+  const forced = useForcedServer({ slots: 2 });
   let browser: Browser | undefined;
 
   before(async () => {
-    [server, browser] = await Promise.all([startLlamaServer({ slots: 2 }), launchChromium()]);
-    proxy = await startToolForcingProxy(server);
+    browser = await launchChromium();
   });
   after(async () => {
-    await proxy?.close();
-    await Promise.all([server?.close(), browser?.close()]);
+    await browser?.close();
   });
 
   it('finishes all 20 items, a result or a named error for each, numeric accuracies, a report Chromium renders', async () => {
     assert.equal(ITEMS.length, 20);
     // The cheapest team that is still a team: two agents, one answer each, short replies; two runs at a time, one
     // per server slot (a 135M model's batch of two costs far less than two calls one after the other).
-    const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: 2, maxTokens: 200, answersPerAgent: 1, runSeconds: 300, turnSeconds: 120, maxCalls: 12 });
+    const { server, proxy } = forced();
+    const config = writeTeamConfig(work, 'eval-team', {
+      api: 'openai',
+      origin: proxy.origin,
+      agents: SYSTEMS.slice(1),
+      maxTokens: 200,
+      timeoutSeconds: 300,
+      turnTimeoutSeconds: 120,
+      orchestrator: { max_new_answers_per_agent: 1, budget: { max_calls: 12 } },
+    });
     const out = join(work, 'eval');
     const r = await timed('eval, 20 items × (team of 2 + each alone)', () =>
-      runCli(suite.cli, ['eval', '--config', config, '--dataset', DATASET, '--out', out, '--concurrency', '2', '--per-provider', '2'], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) } }),
+      runCli(suite.cli, ['eval', '--config', config, '--dataset', DATASET, '--out', out, '--concurrency', '2', '--per-provider', '2'], { cwd: work, env: { TMPDIR: mkdtempSync(join(work, 'tmp-')) }, guardMs: TEST_GUARD_MS - 5 * 60_000 }),
     );
-    const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr.slice(-4000)}\nserver:\n${server!.log().slice(-1500)}`;
+    assert.notEqual(r.code, null, `the eval did not end within the test's bound and was killed\nstderr:\n${r.stderr.slice(-4000)}`);
+    const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr.slice(-4000)}\nserver:\n${server.log().slice(-1500)}`;
     assertNoStackTrace(r.stdout, 'stdout');
     assertNoStackTrace(r.stderr, 'stderr');
 
@@ -71,7 +82,7 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
           assert.ok(typeof row.error === 'string' && row.error.trim(), `${item} × ${system}: the error is named`);
           assertNoStackTrace(row.error as string, `${item} × ${system}'s error`);
         }
-        if (system === 'team') assert.ok((END_REASONS as readonly string[]).includes(row.end_reason as string), `${item}: the team's run ended for a named reason (${row.end_reason})`);
+        if (system === 'team') assert.ok(isEndReason(row.end_reason), `${item}: the team's run ended for a named reason (${row.end_reason})`);
       }
     }
 

@@ -14,21 +14,26 @@ import { COORDINATION_TOOLS } from '../../src/core/engine/tool-names';
 import { isInside } from '../../src/core/util/paths';
 import { EDIT_FILE, LIST_DIRECTORY, READ_FILE, SEARCH_FILES, WRITE_FILE } from '../../src/core/workspace/tool-specs';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
-import { startLlamaServer, type LlamaServer } from '../helpers/llama-server';
 import { fingerprint, makeAddProject, testGitEnv, WRONG_ADD } from '../helpers/repo';
-import { startToolForcingProxy, type ToolForcingProxy } from './lib/tool-forcing-proxy';
-import { assertNoStackTrace, END_REASONS, timed, writeRealTeam } from './lib/real-team';
+import { useForcedServer } from './lib/forced-server';
+import { assertNoStackTrace, isEndReason } from './lib/outcome';
+import { writeTeamConfig } from './lib/team-config';
+import { timed } from './lib/timed';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-ws-'));
-const AGENTS = 2;
+const AGENTS = ['a', 'b'];
 const RUN_SECONDS = 600;
 
 const TASK = 'Fix the bug in the file src/add.js. It contains `exports.add = (a, b) => a - b;` but add must return a + b. ' +
   'Call write_file with path "src/add.js" and the fixed content, then call new_answer.';
 
-/** The copies seen under the run folder while the CLI ran: label → whether it held the repository's files. */
-function watchCopies(workspaces: string, repo: string): { seen: Map<string, { path: string; hadFiles: boolean }>; stop(): void } {
+/**
+ * The copies seen under the run folder while the CLI ran (label → whether it held the repository's files), and what
+ * was seen that must never be (asserted after the run: an assertion inside the timer would be lost).
+ */
+function watchCopies(workspaces: string, repo: string): { seen: Map<string, { path: string; hadFiles: boolean }>; violations: Set<string>; stop(): void } {
   const seen = new Map<string, { path: string; hadFiles: boolean }>();
+  const violations = new Set<string>();
   const look = () => {
     if (!existsSync(workspaces)) return;
     for (const run of readdirSync(workspaces)) {
@@ -46,7 +51,7 @@ function watchCopies(workspaces: string, repo: string): { seen: Map<string, { pa
         if (!before || (!before.hadFiles && hadFiles)) seen.set(label, { path, hadFiles });
       }
     }
-    assert.ok(!existsSync(join(repo, '.git', 'worktrees')), 'no worktree entry in the user\'s repository');
+    if (existsSync(join(repo, '.git', 'worktrees'))) violations.add('a worktree entry in the user\'s repository');
   };
   const timer = setInterval(() => {
     try {
@@ -55,40 +60,41 @@ function watchCopies(workspaces: string, repo: string): { seen: Map<string, { pa
       // a folder vanished between readdir and stat: the next look sees the new state
     }
   }, 100);
-  return { seen, stop: () => clearInterval(timer) };
+  return { seen, violations, stop: () => clearInterval(timer) };
 }
 
 describe('real model: massgen run --workspace with a SmolLM2 team on llama-server', function () {
   this.timeout((RUN_SECONDS + 180) * 1000);
   const suite = cliSuite(work);
-  let server: LlamaServer | undefined;
-  let proxy: ToolForcingProxy | undefined;
-
-  before(async () => {
-    server = await startLlamaServer();
-    proxy = await startToolForcingProxy(server);
-  });
-  after(async () => {
-    await proxy?.close();
-    await server?.close();
-  });
+  const forced = useForcedServer();
 
   it('copies apart from the repo, the repo untouched, a snapshot per answer, a winner\'s patch that applies, tool calls with results, a named end', async () => {
     const repo = makeAddProject(join(work, 'repo'), { 'README.md': '# calc\n' });
     const before = fingerprint(repo);
-    const config = writeRealTeam(work, { origin: proxy!.origin, model: server!.model }, { agents: AGENTS, maxTokens: 256, answersPerAgent: 1, runSeconds: RUN_SECONDS, turnSeconds: 180, maxCalls: 24 });
+    const { server, proxy } = forced();
+    const config = writeTeamConfig(work, 'workspace-team', {
+      api: 'openai',
+      origin: proxy.origin,
+      agents: AGENTS,
+      maxTokens: 256,
+      timeoutSeconds: RUN_SECONDS,
+      turnTimeoutSeconds: 180,
+      orchestrator: { max_new_answers_per_agent: 1, budget: { max_calls: 24 } },
+    });
     const tmp = mkdtempSync(join(work, 'tmp-'));
     const logDir = join(work, 'logs');
     const workspaces = join(tmp, `massgen-${process.getuid?.()}`, 'workspaces');
     const copies = watchCopies(workspaces, repo);
-    const r = await timed(`workspace run, ${AGENTS} agents`, () =>
-      runCli(suite.cli, ['run', '--automation', '--config', config, '--workspace', repo, '--log-dir', logDir, TASK], { cwd: work, env: { TMPDIR: tmp } }),
+    const r = await timed(`workspace run, ${AGENTS.length} agents`, () =>
+      runCli(suite.cli, ['run', '--automation', '--config', config, '--workspace', repo, '--log-dir', logDir, TASK], { cwd: work, env: { TMPDIR: tmp }, guardMs: (RUN_SECONDS + 60) * 1000 }),
     ).finally(() => copies.stop());
-    const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nserver:\n${server!.log().slice(-1500)}`;
+    const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}\nserver:\n${server.log().slice(-1500)}`;
 
     // A named end, an exit code that matches it, nothing thrown at the user.
+    // (--automation prints its own lines on stdout, so assertNamedEnd's check of stdout does not fit this run.)
+    assert.notEqual(r.code, null, `the CLI did not end within its own bound and was killed\n${output}`);
     const reason = /^COMPLETED: (\S+)$/m.exec(r.stdout)?.[1];
-    assert.ok(reason && (END_REASONS as readonly string[]).includes(reason), `a named end reason\n${output}`);
+    assert.ok(isEndReason(reason), `a named end reason\n${output}`);
     assert.notEqual(reason, 'cancelled', output);
     assert.ok([0, 2, 3].includes(r.code ?? -1), `exit 0 (answer), 2 (no winner) or 3 (timeout)\n${output}`);
     assertNoStackTrace(r.stdout, 'stdout');
@@ -102,12 +108,14 @@ describe('real model: massgen run --workspace with a SmolLM2 team on llama-serve
     for (const e of events) if ('error' in e && typeof e.error === 'string') assertNoStackTrace(e.error, `event ${e.type}`);
     console.log(`      [run] end ${reason}, exit ${r.code}, winner ${end.winnerId ?? 'none'}, ${events.filter((e) => e.type === 'usage').length} model calls`);
 
+    assert.deepEqual([...copies.violations], [], 'seen while the CLI ran');
+
     // The repository: byte-identical (files, index, refs, worktree list), and no copy left behind.
     assert.equal(fingerprint(repo), before, 'the user\'s repository is untouched');
     assert.deepEqual(existsSync(workspaces) ? readdirSync(workspaces) : [], [], 'no copy is left behind');
 
     // Each agent had its own copy, with the repository's files, outside the repository.
-    assert.deepEqual([...copies.seen.keys()].sort(), Array.from({ length: AGENTS }, (_, i) => `agent${i + 1}`), 'one copy per agent');
+    assert.deepEqual([...copies.seen.keys()].sort(), AGENTS.map((_, i) => `agent${i + 1}`), 'one copy per agent');
     for (const [label, copy] of copies.seen) {
       assert.ok(copy.hadFiles, `${label}'s copy held the repository's files`);
       assert.ok(!isInside(realpathSync(repo), copy.path), `${label}'s copy is outside the repository`);

@@ -165,12 +165,16 @@ function answerBlock(e: BoardEntry): string {
   return `<${e.label}> ${content}${answerExtras(e)} <end of ${e.label}>`;
 }
 
+/** How the board opens in a prompt, and what it says with nothing on it. */
+export const BOARD = '<CURRENT ANSWERS from the agents>';
+export const EMPTY_BOARD = '(no answers available yet)';
+
 export function formatCurrentAnswers(entries: BoardEntry[]): string {
   if (entries.length === 0) {
-    return '<CURRENT ANSWERS from the agents>\n(no answers available yet)\n<END OF CURRENT ANSWERS>';
+    return `${BOARD}\n${EMPTY_BOARD}\n<END OF CURRENT ANSWERS>`;
   }
   const blocks = entries.map(answerBlock);
-  return `<CURRENT ANSWERS from the agents>\n${blocks.join('\n\n')}\n<END OF CURRENT ANSWERS>`;
+  return `${BOARD}\n${blocks.join('\n\n')}\n<END OF CURRENT ANSWERS>`;
 }
 
 /** The first user message of an agent's conversation: the task and the board as it stands. */

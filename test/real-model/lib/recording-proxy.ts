@@ -27,10 +27,15 @@ export interface ProxyExchange {
   /** The reply's events as the CLI got them: the server's, or the rewrite's. */
   sentEvents: SseEvent[];
   rewritten: boolean;
-  /** From the server's events; undefined when the reply carried none (cut, error). */
+  /** From the server's events; undefined when the reply carried none (cut, failed). */
   usage: ReportedUsage | undefined;
-  /** `completed`: the whole reply reached the CLI; `incomplete`: it did not (the CLI hung up on an aborted turn, or the server failed). */
-  outcome: 'completed' | 'incomplete';
+  /**
+   * `completed`: the whole reply reached the CLI; `failed`: the server answered with an error (HTTP status 400 or
+   * more, or an `error` event in the stream, as llama-server sends when it cannot parse the model's tool call), so
+   * the CLI got no usage from it; `incomplete`: the reply was cut (the CLI hung up on an aborted turn, or the
+   * connection to the server broke).
+   */
+  outcome: 'completed' | 'failed' | 'incomplete';
 }
 
 /** Replaces the events of a reply, or returns undefined to pass it on as it is. */
@@ -72,6 +77,7 @@ export async function startRecordingProxy(upstreamOrigin: string, options: Proxy
       if (recorded) return;
       recorded = true;
       const serverEvents = parseSse(Buffer.concat(chunks).toString('utf8'));
+      if (outcome === 'completed' && (status >= 400 || serverEvents.some(isError))) outcome = 'failed';
       const usage = outcome === 'completed' ? reportedUsage(serverEvents) : undefined;
       done.push({ index, path, request, status, serverEvents, sentEvents: replaced ?? serverEvents, rewritten: Boolean(replaced), usage, outcome });
     };
@@ -123,6 +129,11 @@ interface WireEvent {
   choices?: { index?: number; delta?: Record<string, unknown>; finish_reason?: string | null }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number }; output_tokens?: number };
   message?: { usage?: { input_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; output_tokens?: number } };
+}
+
+/** An error in a stream: OpenAI-style `{"error": …}` data, or Anthropic's `event: error`. */
+function isError({ event, data }: SseEvent): boolean {
+  return event === 'error' || (typeof data === 'object' && data !== null && 'error' in data);
 }
 
 /** The usage a reply reports: OpenAI's last `usage` object, or Anthropic's message_start and message_delta. */
@@ -180,7 +191,45 @@ export function asToolCall(events: readonly SseEvent[], name: string, args: stri
   });
 }
 
+/**
+ * A chat.completions reply turned into plain text (no tool call) that ends normally: the model's calls are dropped
+ * and `text` is streamed in the first chunk; everything else (ids, usage, timings, the chunks' order) is the server's.
+ */
+export function asText(events: readonly SseEvent[], text: string): SseEvent[] {
+  let placed = false;
+  return events.map((e) => {
+    const chunk = e.data as WireEvent;
+    if (!chunk || typeof chunk !== 'object' || !Array.isArray(chunk.choices) || chunk.choices.length === 0) return e;
+    const choices = chunk.choices.map((c) => {
+      const { content: _content, tool_calls: _calls, ...delta }: Record<string, unknown> = c.delta ?? {};
+      if (!placed) {
+        placed = true;
+        delta.content = text;
+      }
+      return { ...c, delta, ...(c.finish_reason ? { finish_reason: 'stop' } : {}) };
+    });
+    return { ...e, data: { ...chunk, choices } };
+  });
+}
+
 /** The text a chat.completions reply streamed (its `delta.content` pieces). */
 export function replyText(events: readonly SseEvent[]): string {
   return events.map((e) => (e.data as WireEvent)?.choices?.[0]?.delta?.content).filter((c): c is string => typeof c === 'string').join('');
+}
+
+/** Whether a chat.completions reply streamed a tool call. */
+export function hasToolCall(events: readonly SseEvent[]): boolean {
+  return events.some(({ data }) => {
+    const calls = (data as WireEvent)?.choices?.[0]?.delta?.tool_calls;
+    return Array.isArray(calls) && calls.length > 0;
+  });
+}
+
+/** The arguments of the tool calls a chat.completions reply streamed, joined: what the model wrote inside its calls. */
+export function toolCallArguments(events: readonly SseEvent[]): string {
+  return events
+    .flatMap((e) => ((e.data as WireEvent)?.choices?.[0]?.delta?.tool_calls as { function?: { arguments?: unknown } }[] | undefined) ?? [])
+    .map((c) => c.function?.arguments)
+    .filter((a): a is string => typeof a === 'string')
+    .join('');
 }

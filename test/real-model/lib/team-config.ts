@@ -20,7 +20,10 @@ export interface TeamOnServer {
   timeoutSeconds: number;
   /** Per turn (agent_turn_timeout_seconds); default: the run's bound. */
   turnTimeoutSeconds?: number;
-  /** Merged over the small defaults: one answer per agent, three rounds. */
+  /**
+   * Merged over the small defaults (one answer per agent, three rounds): e.g. `max_new_answers_per_agent`, or
+   * `budget: { max_calls }`, a hard stop if the model keeps calling tools.
+   */
   orchestrator?: Record<string, unknown>;
 }
 

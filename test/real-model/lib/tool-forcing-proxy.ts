@@ -9,21 +9,16 @@
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BOARD, EMPTY_BOARD } from '../../../src/core/engine/prompts';
 import type { LlamaServer } from '../../helpers/llama-server';
 
 export interface ToolForcingProxy {
   /** Use in place of the server's origin (OpenAI-compatible under /v1). */
   origin: string;
-  /** Requests whose tool use was forced, and all chat requests. */
-  forced: number;
-  requests: number;
   close(): Promise<void>;
 }
 
 const PREFILL = '<tool_call>\n';
-/** How the engine's prompt shows the board (src/core/engine/prompts.ts), and the board with nothing on it. */
-const BOARD = '<CURRENT ANSWERS from the agents>';
-const EMPTY_BOARD = '(no answers available yet)';
 
 /** Whether the latest board the conversation shows is empty (no answer to vote for yet). */
 function boardIsEmpty(messages: NonNullable<ChatBody['messages']>): boolean {
@@ -52,15 +47,13 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 export async function startToolForcingProxy(server: LlamaServer): Promise<ToolForcingProxy> {
   const target = new URL(server.origin);
-  const proxy: ToolForcingProxy = { origin: '', forced: 0, requests: 0, close: async () => undefined };
+  const proxy: ToolForcingProxy = { origin: '', close: async () => undefined };
   const http: Server = createServer((req, res) => {
     void (async () => {
       let body = await readBody(req);
       if (req.method === 'POST' && (req.url ?? '').endsWith('/chat/completions')) {
-        proxy.requests++;
         const chat = JSON.parse(body.toString('utf8')) as ChatBody;
         if (chat.tools?.length && chat.messages) {
-          proxy.forced++;
           if (boardIsEmpty(chat.messages)) chat.tools = chat.tools.filter((t) => toolName(t) !== 'vote');
           chat.tool_choice = 'required';
           // One call per reply: SmolLM2 otherwise repeats the call, and two answers in one reply are refused.
