@@ -6,9 +6,9 @@
 // Both systems show the empty board the same way: ours (src/core/engine/prompts.ts) and upstream MassGen 0.1.97
 // (message_templates.py format_current_answers_empty) print BOARD then EMPTY_BOARD on the next line.
 
+import { BOARD, EMPTY_BOARD } from '../../src/core/engine/prompts';
+
 export const PREFILL = '<tool_call>\n';
-const BOARD = '<CURRENT ANSWERS from the agents>';
-const EMPTY_BOARD = '(no answers available yet)';
 
 export interface ChatBody {
   messages?: { role: string; content?: unknown }[];

@@ -50,7 +50,7 @@ describeInChromium('real model: massgen eval on 20 questions with a SmolLM2 team
       maxTokens: 200,
       timeoutSeconds: 300,
       turnTimeoutSeconds: 120,
-      orchestrator: { max_new_answers_per_agent: 1, budget: { max_calls: 12 } },
+      orchestrator: { max_new_answers_per_agent: 1, budget: { max_calls: 8 } },
     });
     const out = join(work, 'eval');
     const r = await timed('eval, 20 items × (team of 2 + each alone)', () =>

@@ -9,31 +9,13 @@
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BOARD, EMPTY_BOARD } from '../../../src/core/engine/prompts';
+import { forceToolCall, type ChatBody } from '../../helpers/tool-forcing';
 import type { LlamaServer } from '../../helpers/llama-server';
 
 export interface ToolForcingProxy {
   /** Use in place of the server's origin (OpenAI-compatible under /v1). */
   origin: string;
   close(): Promise<void>;
-}
-
-const PREFILL = '<tool_call>\n';
-
-/** Whether the latest board the conversation shows is empty (no answer to vote for yet). */
-function boardIsEmpty(messages: NonNullable<ChatBody['messages']>): boolean {
-  const text = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
-  const at = text.lastIndexOf(BOARD);
-  return at >= 0 && text.slice(at + BOARD.length).trimStart().startsWith(EMPTY_BOARD);
-}
-
-const toolName = (tool: unknown) => (tool as { function?: { name?: string } }).function?.name;
-
-interface ChatBody {
-  messages?: { role: string; content?: unknown }[];
-  tools?: unknown[];
-  tool_choice?: unknown;
-  parallel_tool_calls?: boolean;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -52,15 +34,8 @@ export async function startToolForcingProxy(server: LlamaServer): Promise<ToolFo
     void (async () => {
       let body = await readBody(req);
       if (req.method === 'POST' && (req.url ?? '').endsWith('/chat/completions')) {
-        const chat = JSON.parse(body.toString('utf8')) as ChatBody;
-        if (chat.tools?.length && chat.messages) {
-          if (boardIsEmpty(chat.messages)) chat.tools = chat.tools.filter((t) => toolName(t) !== 'vote');
-          chat.tool_choice = 'required';
-          // One call per reply: SmolLM2 otherwise repeats the call, and two answers in one reply are refused.
-          chat.parallel_tool_calls = false;
-          chat.messages.push({ role: 'assistant', content: PREFILL });
-          body = Buffer.from(JSON.stringify(chat));
-        }
+        const forced = forceToolCall(JSON.parse(body.toString('utf8')) as ChatBody);
+        if (forced) body = Buffer.from(JSON.stringify(forced));
       }
       const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
       const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (up) => {
