@@ -171,45 +171,33 @@ export function totalUsage(exchanges: readonly ProxyExchange[]): ReportedUsage &
 }
 
 /**
- * A chat.completions reply turned into one call of `name` with `args` (sent verbatim, so it may be malformed):
- * the model's text and calls are dropped, everything else (ids, usage, timings, the chunks' order) is the server's.
+ * A chat.completions reply with the model's text and calls dropped, `first` put into the first delta, and the finish
+ * reason (where the server gave one) set to `finishReason`; everything else (ids, usage, timings, the chunks' order)
+ * is the server's.
  */
-export function asToolCall(events: readonly SseEvent[], name: string, args: string): SseEvent[] {
+function replaceReply(events: readonly SseEvent[], first: (chunkId: string) => Record<string, unknown>, finishReason: string): SseEvent[] {
   let placed = false;
   return events.map((e) => {
     const chunk = e.data as WireEvent;
     if (!chunk || typeof chunk !== 'object' || !Array.isArray(chunk.choices) || chunk.choices.length === 0) return e;
     const choices = chunk.choices.map((c) => {
-      const { content: _content, tool_calls: _calls, ...delta }: Record<string, unknown> = c.delta ?? {};
-      if (!placed) {
-        placed = true;
-        delta.tool_calls = [{ index: 0, id: `call_rewritten_${chunk.id ?? 'x'}`, type: 'function', function: { name, arguments: args } }];
-      }
-      return { ...c, delta, ...(c.finish_reason ? { finish_reason: 'tool_calls' } : {}) };
+      const { content: _content, tool_calls: _calls, ...rest }: Record<string, unknown> = c.delta ?? {};
+      const delta = placed ? rest : { ...rest, ...first(String(chunk.id ?? 'x')) };
+      placed = true;
+      return { ...c, delta, ...(c.finish_reason ? { finish_reason: finishReason } : {}) };
     });
     return { ...e, data: { ...chunk, choices } };
   });
 }
 
-/**
- * A chat.completions reply turned into plain text (no tool call) that ends normally: the model's calls are dropped
- * and `text` is streamed in the first chunk; everything else (ids, usage, timings, the chunks' order) is the server's.
- */
+/** A chat.completions reply turned into one call of `name` with `args` (sent verbatim, so it may be malformed). */
+export function asToolCall(events: readonly SseEvent[], name: string, args: string): SseEvent[] {
+  return replaceReply(events, (id) => ({ tool_calls: [{ index: 0, id: `call_rewritten_${id}`, type: 'function', function: { name, arguments: args } }] }), 'tool_calls');
+}
+
+/** A chat.completions reply turned into plain text (no tool call) that ends normally. */
 export function asText(events: readonly SseEvent[], text: string): SseEvent[] {
-  let placed = false;
-  return events.map((e) => {
-    const chunk = e.data as WireEvent;
-    if (!chunk || typeof chunk !== 'object' || !Array.isArray(chunk.choices) || chunk.choices.length === 0) return e;
-    const choices = chunk.choices.map((c) => {
-      const { content: _content, tool_calls: _calls, ...delta }: Record<string, unknown> = c.delta ?? {};
-      if (!placed) {
-        placed = true;
-        delta.content = text;
-      }
-      return { ...c, delta, ...(c.finish_reason ? { finish_reason: 'stop' } : {}) };
-    });
-    return { ...e, data: { ...chunk, choices } };
-  });
+  return replaceReply(events, () => ({ content: text }), 'stop');
 }
 
 /** The text a chat.completions reply streamed (its `delta.content` pieces). */
