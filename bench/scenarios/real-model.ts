@@ -1,15 +1,16 @@
-// Scenario: ours vs the real upstream MassGen 0.1.97 on the same real model and server. One llama-server with
-// SmolLM2-135M-Instruct (the peers cache), a recording proxy in front of it; for each of 10 short questions with known
-// answers (3 with --quick) a 3-agent team runs through our `massgen run` bundle and through upstream's
-// `massgen --automation`, one after the other (the server has one slot). Calls, prompt tokens (as the server
-// reported them) and wall time per decision, and each run's ending as the system itself named it. Two variants: the
-// requests as each system sends them (SmolLM2 never calls a tool then), and `forced`, where the proxy rewrites every
-// request of both systems alike so that the model calls a tool (test/helpers/tool-forcing.ts).
+// Scenario: ours vs the real upstream MassGen 0.1.97 on the same real model and server. One llama-server per model
+// (the peers cache), a recording proxy in front of it; for each of 10 short questions with known answers (3 with
+// --quick) a 3-agent team runs through our `massgen run` bundle and through upstream's `massgen --automation`, one
+// after the other (the server has one slot). Calls, prompt tokens (as the server reported them) and wall time per
+// decision, and each run's ending as the system itself named it. Three variants: `qwen`, Qwen2.5-Coder-0.5B-Instruct
+// (a tool-trained model) with the requests as each system sends them; `unforced`, the same on SmolLM2-135M (it never
+// calls a tool); and `forced`, SmolLM2 where the proxy rewrites every request of both systems alike so that the model
+// calls a tool (test/helpers/tool-forcing.ts).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startLlamaServer } from '../../test/helpers/llama-server';
+import { startLlamaServer, type LlamaServer, type RealModel } from '../../test/helpers/llama-server';
 import { peerPaths } from '../../test/helpers/peers';
 import { Results, fmt, type BenchContext, type Scenario } from '../lib/report';
 import { forceToolCall } from '../../test/helpers/tool-forcing';
@@ -22,8 +23,9 @@ interface Question {
   answers: string[];
 }
 
-type Variant = 'unforced' | 'forced';
-const VARIANTS: Variant[] = ['unforced', 'forced'];
+type Variant = 'qwen' | 'unforced' | 'forced';
+const VARIANTS: Variant[] = ['qwen', 'unforced', 'forced'];
+const MODEL_OF: Record<Variant, RealModel> = { qwen: 'qwen-coder', unforced: 'smollm2', forced: 'smollm2' };
 
 interface Decision extends SystemRun {
   variant: Variant;
@@ -36,9 +38,8 @@ interface Decision extends SystemRun {
   correct: boolean;
 }
 
-const SETTINGS: TeamSettings = {
+const SETTINGS: Omit<TeamSettings, 'model'> = {
   agents: 3,
-  model: 'smollm2-135m-instruct',
   temperature: 0,
   seed: 42,
   maxTokens: 256,
@@ -91,7 +92,7 @@ function tallied(run: SystemRun, variant: Variant, q: number, records: ProxyReco
 
 export const realModel: Scenario = {
   name: 'real-model',
-  title: 'Real model: ours vs upstream MassGen 0.1.97, 3 × SmolLM2-135M on llama-server',
+  title: 'Real model: ours vs upstream MassGen 0.1.97, teams of 3 on llama-server (Qwen2.5-Coder-0.5B, SmolLM2-135M)',
   async run(ctx: BenchContext) {
     const r = new Results();
     const paths = peerPaths();
@@ -99,7 +100,7 @@ export const realModel: Scenario = {
     const cli = join(ctx.dist, 'cli.js');
     const variants = chosenVariants();
     // Without the peers (a machine that never ran tools/peers/*.sh) the figures are not measured: not a crash.
-    const missing = [paths.llamaServer, paths.smollm2, paths.chatTemplate, massgen].filter((f) => !existsSync(f));
+    const missing = [paths.llamaServer, paths.smollm2, paths.qwenCoder, paths.chatTemplate, massgen].filter((f) => !existsSync(f));
     if (missing.length) {
       const note = `peers missing (${missing.join(', ')}): run npm run real-model:setup and bash tools/peers/upstream.sh`;
       for (const v of VARIANTS) notMeasured(r, v, note);
@@ -107,10 +108,14 @@ export const realModel: Scenario = {
     }
     for (const v of VARIANTS.filter((x) => !variants.includes(x))) notMeasured(r, v, 'variant not run (MASSGEN_REAL_BENCH_VARIANTS)');
     const questions = readQuestions(ctx.root).slice(0, ctx.quick ? 3 : undefined);
-    const server = await startLlamaServer();
+    const servers = new Map<RealModel, LlamaServer>();
     const decisions: Decision[] = [];
     try {
       for (const variant of variants) {
+        const model = MODEL_OF[variant];
+        if (!servers.has(model)) servers.set(model, await startLlamaServer({ model }));
+        const server = servers.get(model)!;
+        const settings: TeamSettings = { ...SETTINGS, model: server.model };
         // One proxy per variant, over the same server: the forced one rewrites every request of both systems alike.
         const proxy = await startRecordingProxy(server.origin, variant === 'forced' ? { rewrite: forceToolCall } : {});
         try {
@@ -121,7 +126,7 @@ export const realModel: Scenario = {
               const tag = `${variant}.${system}.q${q}`;
               const baseUrl = `${proxy.origin}/${tag}/v1`;
               const dir = join(ctx.tmp, tag);
-              const run = system === 'ours' ? await runOurs(cli, dir, SETTINGS, baseUrl, item.question) : await runUpstream(massgen, dir, SETTINGS, baseUrl, item.question);
+              const run = system === 'ours' ? await runOurs(cli, dir, settings, baseUrl, item.question) : await runUpstream(massgen, dir, settings, baseUrl, item.question);
               await drained(proxy);
               const d = tallied(run, variant, q, proxy.records.filter((x) => x.tag === tag), item.answers);
               decisions.push(d);
@@ -134,12 +139,12 @@ export const realModel: Scenario = {
         }
       }
     } finally {
-      await server.close();
+      for (const server of servers.values()) await server.close();
     }
 
     for (const variant of variants) report(r, variant, decisions.filter((d) => d.variant === variant));
     r.note(
-      `Both systems: ${SETTINGS.agents} agents on one llama-server (SmolLM2-135M-Instruct Q4_1, Qwen2.5 tool template, ${Number(process.env.MASSGEN_LLAMA_THREADS) || 1} thread(s), 1 slot, 8192 context), temperature ${SETTINGS.temperature}, max_tokens ${SETTINGS.maxTokens}, max_new_answers_per_agent ${SETTINGS.maxNewAnswersPerAgent}, orchestrator timeout ${SETTINGS.orchestratorTimeoutSeconds} s (the bench kills a run ${SETTINGS.guardGraceSeconds} s after it); upstream also gets seed ${SETTINGS.seed} (ours has no seed key; at temperature 0 the server samples greedily).`,
+      `Both systems: ${SETTINGS.agents} agents on one llama-server (qwen: Qwen2.5-Coder-0.5B-Instruct Q4_K_M with its own template; unforced and forced: SmolLM2-135M-Instruct Q4_1 with the Qwen2.5 tool template; ${Number(process.env.MASSGEN_LLAMA_THREADS) || 1} thread(s), 1 slot, 8192 context), temperature ${SETTINGS.temperature}, max_tokens ${SETTINGS.maxTokens}, max_new_answers_per_agent ${SETTINGS.maxNewAnswersPerAgent}, orchestrator timeout ${SETTINGS.orchestratorTimeoutSeconds} s (the bench kills a run ${SETTINGS.guardGraceSeconds} s after it); upstream also gets seed ${SETTINGS.seed} (ours has no seed key; at temperature 0 the server samples greedily).`,
     );
     r.note('Calls and prompt tokens as the server reported them (usage of the last SSE chunk), per question run; a decision = one question through one system, whatever its ending. Answers correct: an accepted answer appears as a whole word in the final answer.');
     if (variants.includes('forced')) r.note('forced: the proxy rewrites every chat request of both systems that offers tools: tool_choice "required", parallel_tool_calls false, the assistant prefill "<tool_call>\\n", and no `vote` tool while the latest board shows "(no answers available yet)". The tool and its arguments are the model\'s.');

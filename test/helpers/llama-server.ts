@@ -1,5 +1,6 @@
-// The real inference server for the real-model tests and bench rows: llama.cpp's llama-server with SmolLM2-135M,
-// both from the peers cache (`npm run real-model:setup`). One server per caller, on a free loopback port.
+// The real inference server for the real-model tests and bench rows: llama.cpp's llama-server with SmolLM2-135M or
+// Qwen2.5-Coder-0.5B, all from the peers cache (`npm run real-model:setup`). One server per caller, on a free
+// loopback port.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,7 +18,19 @@ export interface LlamaServer {
   close(): Promise<void>;
 }
 
+/**
+ * The models served. SmolLM2's GGUF has no tool template (tools would be dropped silently): it is served with the
+ * Qwen2.5 one, which uses the same ChatML tokens. Qwen2.5-Coder's own template renders tools.
+ */
+export type RealModel = 'smollm2' | 'qwen-coder';
+
+const MODEL_NAMES: Record<RealModel, string> = { smollm2: 'smollm2-135m-instruct', 'qwen-coder': 'qwen2.5-coder-0.5b-instruct' };
+
 export interface LlamaServerOptions {
+  /** Default smollm2. */
+  model?: RealModel;
+  /** Default: a free port. */
+  port?: number;
   /** CPU threads; default MASSGEN_LLAMA_THREADS or 1 (2 threads collapse when the other core is busy). */
   threads?: number;
   /** Context per slot; default 8192. */
@@ -53,13 +66,15 @@ async function freePort(): Promise<number> {
 /** Starts llama-server and resolves once /health answers ok; throws with the server's log if it ends or never does. */
 export async function startLlamaServer(options: LlamaServerOptions = {}): Promise<LlamaServer> {
   const paths = peerPaths();
-  for (const [what, file] of [['llama-server', paths.llamaServer], ['the SmolLM2 weights', paths.smollm2], ['the chat template', paths.chatTemplate]]) {
-    if (!existsSync(file)) throw new Error(`${what} is missing (${file}); run npm run real-model:setup`);
+  const model = options.model ?? 'smollm2';
+  const modelArgs = model === 'smollm2' ? ['-m', paths.smollm2, '--chat-template-file', paths.chatTemplate] : ['-m', paths.qwenCoder, '--jinja'];
+  for (const file of [paths.llamaServer, ...modelArgs.filter((a) => a.startsWith('/'))]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing; run npm run real-model:setup`);
   }
   const threads = options.threads ?? (Number(process.env.MASSGEN_LLAMA_THREADS) || 1);
   const slots = options.slots ?? 1;
-  const port = await freePort();
-  const args = ['-m', paths.smollm2, '--chat-template-file', paths.chatTemplate, '--host', '127.0.0.1', '--port', String(port), '-t', String(threads), '-c', String((options.contextTokens ?? 8192) * slots), '-np', String(slots), '--no-warmup', ...(options.extraArgs ?? [])];
+  const port = options.port ?? (await freePort());
+  const args = [...modelArgs, '--host', '127.0.0.1', '--port', String(port), '-t', String(threads), '-c', String((options.contextTokens ?? 8192) * slots), '-np', String(slots), '--no-warmup', ...(options.extraArgs ?? [])];
   const child: ChildProcess = spawn(paths.llamaServer, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -88,7 +103,7 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
   const origin = `http://127.0.0.1:${port}`;
   const server: LlamaServer = {
     origin,
-    model: 'smollm2-135m-instruct',
+    model: MODEL_NAMES[model],
     log: () => log,
     async close() {
       if (exited) return;

@@ -1,14 +1,15 @@
-// The `massgen` CLI with a real model on a real inference server: SmolLM2-135M-Instruct on llama-server (both from
-// the peers cache, `npm run real-model:setup`), through the OpenAI-compatible API and the Anthropic Messages API. A
-// recording proxy sits between the CLI and the server: it shows what the engine sent (its corrections) and what
-// the server reported (usage), and for the model output a 135M model cannot be made to produce on demand it
-// rewrites one reply, everything else staying the server's.
+// The `massgen` CLI with real models on a real inference server: SmolLM2-135M-Instruct and Qwen2.5-Coder-0.5B-Instruct
+// on llama-server (all from the peers cache, `npm run real-model:setup`), through the OpenAI-compatible API and the
+// Anthropic Messages API. A recording proxy sits between the CLI and the server: it shows what the engine sent (its
+// corrections) and what the server reported (usage), and for the model output a 135M model cannot be made to produce
+// on demand it rewrites one reply, everything else staying the server's. SmolLM2 never calls a tool on its own: its
+// teams show the engine's corrections and bounds; Qwen2.5-Coder is trained for tool calls: its teams decide.
 //
 // Times here are failure guards only: each run is bounded by the CLI's own orchestrator timeout in its config, and
 // the tests' timeouts leave room above that on a loaded 2-core machine.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -19,6 +20,7 @@ import { assertNamedEnd } from './lib/outcome';
 import { asText, asToolCall, hasToolCall, replyText, reportedUsage, startRecordingProxy, totalUsage, type ProxyExchange, type ProxyOptions, type ReportedUsage } from './lib/recording-proxy';
 import { agentOf, writeTeamConfig, type TeamOnServer } from './lib/team-config';
 import type { StatusJson } from '../../src/core/status/status-file';
+import type { VoteRecord } from '../../src/core/engine/events';
 
 const work = mkdtempSync(join(tmpdir(), 'massgen-real-model-'));
 
@@ -40,9 +42,75 @@ interface TeamRun {
   events: Record<string, unknown>[];
 }
 
+const suite = cliSuite(work);
+
+type TeamArgs = [name: string, team: Omit<TeamOnServer, 'origin' | 'timeoutSeconds'>, question: string, proxyOptions?: ProxyOptions];
+
+/** Runs the team on the server through a fresh recording proxy and checks the ending every run must have. */
+async function runTeamOn(server: LlamaServer, ...[name, team, question, proxyOptions = {}]: TeamArgs): Promise<TeamRun> {
+  const proxy = await startRecordingProxy(server.origin, proxyOptions);
+  try {
+    const config = writeTeamConfig(work, name, { ...team, origin: proxy.origin, timeoutSeconds: RUN_BOUND_SECONDS });
+    const logDir = join(work, `logs-${name}`);
+    const run = await runCli(suite.cli, ['run', '--config', config, '--log-dir', logDir, question], { cwd: work, guardMs: RUN_BOUND_SECONDS * 1000 + CLI_GRACE_MS });
+    assert.notEqual(run.code, null, `the CLI did not end within its own bound of ${RUN_BOUND_SECONDS} s and was killed:\n${run.stderr}`);
+    const status = assertNamedEnd(run, logDir);
+    return { run, logDir, status, exchanges: proxy.exchanges(), events: readJsonl(join(logDir, 'events.jsonl')) };
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- llama-server log (end)\n${server.log().slice(-1500)}`);
+  } finally {
+    await proxy.close();
+  }
+}
+
+const apiName = (api: TeamOnServer['api']) => (api === 'openai' ? 'OpenAI-compatible (chatcompletion)' : 'Anthropic Messages (claude)');
+
+/**
+ * status.json's usage is the server's: every reply the CLI got whole was counted once, with the usage the server
+ * reported in it, in order per agent; a call cut short adds only an estimate, marked as such, and a reply the server
+ * failed (an error, no usage) adds no counted usage. A reply the proxy wrote out whole may still have been cut
+ * short in the CLI (the run was decided while it arrived, and the call was aborted): it is then one of the estimates.
+ */
+function assertUsageIsTheServers(result: TeamRun): void {
+  const { status, exchanges, events } = result;
+  const whole = exchanges.filter((e) => e.outcome === 'completed');
+  assert.ok(whole.length > 0, 'no reply reached the CLI');
+  for (const e of whole) assert.ok(e.usage, `reply ${e.index} (HTTP ${e.status}) carried no usage: ${JSON.stringify(e.serverEvents.slice(-2))}\n${result.run.stderr}`);
+  const usageEvents = events.filter((e) => e.type === 'usage') as unknown as { agentId: string; usage: ReportedUsage & { estimated?: boolean } }[];
+  for (const id of Object.keys(status.agents)) {
+    const counted = usageEvents.filter((u) => u.agentId === id && !u.usage.estimated).map(({ usage: { estimated: _e, ...u } }) => u);
+    const mine = exchanges.filter((e) => agentOf(e.request) === id);
+    const replies = mine.filter((e) => e.outcome === 'completed').map((e) => e.usage);
+    // The counted usage is the whole replies' in order, some of them left out: those the CLI cut short.
+    let next = 0;
+    for (const usage of replies) if (next < counted.length && isDeepStrictEqual(counted[next], usage)) next++;
+    assert.equal(next, counted.length, `agent ${id}: the usage counted is not the usage the server reported, in order: counted ${JSON.stringify(counted)}, reported ${JSON.stringify(replies)}`);
+    const estimates = usageEvents.filter((u) => u.agentId === id && u.usage.estimated).length;
+    const leftOut = replies.length - counted.length;
+    assert.ok(leftOut <= estimates, `agent ${id}: ${leftOut} whole repl(ies) not counted, but only ${estimates} estimate(s)`);
+    const cut = mine.filter((e) => e.outcome !== 'completed').length;
+    assert.ok(estimates <= cut + leftOut, `agent ${id}: ${estimates} estimate(s) for ${cut} call(s) cut short or failed and ${leftOut} left out`);
+  }
+  const estimated = usageEvents.filter((u) => u.usage.estimated);
+  const sum = (list: typeof usageEvents) => ({
+    input_tokens: list.reduce((n, u) => n + u.usage.inputTokens, 0),
+    cached_input_tokens: list.reduce((n, u) => n + u.usage.cachedInputTokens, 0),
+    output_tokens: list.reduce((n, u) => n + u.usage.outputTokens, 0),
+    calls: list.length,
+    estimated: list.some((u) => u.usage.estimated),
+  });
+  const shown = (u: StatusJson['usage']) => ({ input_tokens: u.input_tokens, cached_input_tokens: u.cached_input_tokens, output_tokens: u.output_tokens, calls: u.calls, estimated: u.estimated });
+  assert.deepEqual(shown(status.usage), sum(usageEvents));
+  for (const [id, agent] of Object.entries(status.agents)) assert.deepEqual(shown(agent.usage), sum(usageEvents.filter((u) => u.agentId === id)), `agent ${id}`);
+  // Without a call cut short, that is exactly the server's total.
+  if (estimated.length === 0) {
+    const total = totalUsage(exchanges);
+    assert.deepEqual(shown(status.usage), { input_tokens: total.inputTokens, cached_input_tokens: total.cachedInputTokens, output_tokens: total.outputTokens, calls: total.calls, estimated: false });
+  }
+}
+
 describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function () {
   this.timeout(TEST_GUARD_MS);
-  const suite = cliSuite(work);
   let server: LlamaServer;
 
   before(async () => {
@@ -52,69 +120,10 @@ describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function 
     await server?.close();
   });
 
-  /** Runs the team through a fresh recording proxy and checks the ending every run must have. */
-  async function runTeam(name: string, team: Omit<TeamOnServer, 'origin' | 'timeoutSeconds'>, question: string, proxyOptions: ProxyOptions = {}): Promise<TeamRun> {
-    const proxy = await startRecordingProxy(server.origin, proxyOptions);
-    try {
-      const config = writeTeamConfig(work, name, { ...team, origin: proxy.origin, timeoutSeconds: RUN_BOUND_SECONDS });
-      const logDir = join(work, `logs-${name}`);
-      const run = await runCli(suite.cli, ['run', '--config', config, '--log-dir', logDir, question], { cwd: work, guardMs: RUN_BOUND_SECONDS * 1000 + CLI_GRACE_MS });
-      assert.notEqual(run.code, null, `the CLI did not end within its own bound of ${RUN_BOUND_SECONDS} s and was killed:\n${run.stderr}`);
-      const status = assertNamedEnd(run, logDir);
-      return { run, logDir, status, exchanges: proxy.exchanges(), events: readJsonl(join(logDir, 'events.jsonl')) };
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\n--- llama-server log (end)\n${server.log().slice(-1500)}`);
-    } finally {
-      await proxy.close();
-    }
-  }
-
-  /**
-   * status.json's usage is the server's: every reply the CLI got whole was counted once, with the usage the server
-   * reported in it, in order per agent; a call cut short adds only an estimate, marked as such, and a reply the server
-   * failed (an error, no usage) adds no counted usage. A reply the proxy wrote out whole may still have been cut
-   * short in the CLI (the run was decided while it arrived, and the call was aborted): it is then one of the estimates.
-   */
-  function assertUsageIsTheServers(result: TeamRun): void {
-    const { status, exchanges, events } = result;
-    const whole = exchanges.filter((e) => e.outcome === 'completed');
-    assert.ok(whole.length > 0, 'no reply reached the CLI');
-    for (const e of whole) assert.ok(e.usage, `reply ${e.index} (HTTP ${e.status}) carried no usage: ${JSON.stringify(e.serverEvents.slice(-2))}\n${result.run.stderr}`);
-    const usageEvents = events.filter((e) => e.type === 'usage') as unknown as { agentId: string; usage: ReportedUsage & { estimated?: boolean } }[];
-    for (const id of Object.keys(status.agents)) {
-      const counted = usageEvents.filter((u) => u.agentId === id && !u.usage.estimated).map(({ usage: { estimated: _e, ...u } }) => u);
-      const mine = exchanges.filter((e) => agentOf(e.request) === id);
-      const replies = mine.filter((e) => e.outcome === 'completed').map((e) => e.usage);
-      // The counted usage is the whole replies' in order, some of them left out: those the CLI cut short.
-      let next = 0;
-      for (const usage of replies) if (next < counted.length && isDeepStrictEqual(counted[next], usage)) next++;
-      assert.equal(next, counted.length, `agent ${id}: the usage counted is not the usage the server reported, in order: counted ${JSON.stringify(counted)}, reported ${JSON.stringify(replies)}`);
-      const estimates = usageEvents.filter((u) => u.agentId === id && u.usage.estimated).length;
-      const leftOut = replies.length - counted.length;
-      assert.ok(leftOut <= estimates, `agent ${id}: ${leftOut} whole repl(ies) not counted, but only ${estimates} estimate(s)`);
-      const cut = mine.filter((e) => e.outcome !== 'completed').length;
-      assert.ok(estimates <= cut + leftOut, `agent ${id}: ${estimates} estimate(s) for ${cut} call(s) cut short or failed and ${leftOut} left out`);
-    }
-    const estimated = usageEvents.filter((u) => u.usage.estimated);
-    const sum = (list: typeof usageEvents) => ({
-      input_tokens: list.reduce((n, u) => n + u.usage.inputTokens, 0),
-      cached_input_tokens: list.reduce((n, u) => n + u.usage.cachedInputTokens, 0),
-      output_tokens: list.reduce((n, u) => n + u.usage.outputTokens, 0),
-      calls: list.length,
-      estimated: list.some((u) => u.usage.estimated),
-    });
-    const shown = (u: StatusJson['usage']) => ({ input_tokens: u.input_tokens, cached_input_tokens: u.cached_input_tokens, output_tokens: u.output_tokens, calls: u.calls, estimated: u.estimated });
-    assert.deepEqual(shown(status.usage), sum(usageEvents));
-    for (const [id, agent] of Object.entries(status.agents)) assert.deepEqual(shown(agent.usage), sum(usageEvents.filter((u) => u.agentId === id)), `agent ${id}`);
-    // Without a call cut short, that is exactly the server's total.
-    if (estimated.length === 0) {
-      const total = totalUsage(exchanges);
-      assert.deepEqual(shown(status.usage), { input_tokens: total.inputTokens, cached_input_tokens: total.cachedInputTokens, output_tokens: total.outputTokens, calls: total.calls, estimated: false });
-    }
-  }
+  const runTeam = (...args: TeamArgs) => runTeamOn(server, ...args);
 
   for (const api of ['openai', 'anthropic'] as const) {
-    describe(`a 3-agent team through the ${api === 'openai' ? 'OpenAI-compatible (chatcompletion)' : 'Anthropic Messages (claude)'} API`, () => {
+    describe(`a 3-agent team through the ${apiName(api)} API`, () => {
       let result: TeamRun;
       before(async () => {
         result = await runTeam(`team-${api}`, { api }, QUESTION);
@@ -134,7 +143,6 @@ describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function 
       });
     });
   }
-
   describe('hostile model output: the engine corrects it and the run still ends', () => {
     /** The requests one agent sent, in order. */
     const requestsOf = (exchanges: ProxyExchange[], id: string) => exchanges.filter((e) => agentOf(e.request) === id).map((e) => e.request);
@@ -279,6 +287,42 @@ describe('massgen CLI on a real model (SmolLM2-135M on llama-server)', function 
       assertUsageIsTheServers(result);
     });
   });
+});
+
+describe('massgen CLI on a tool-trained real model (Qwen2.5-Coder-0.5B on llama-server)', function () {
+  this.timeout(TEST_GUARD_MS);
+  let server: LlamaServer;
+
+  before(async () => {
+    server = await startLlamaServer({ model: 'qwen-coder', extraArgs: GREEDY_SAMPLING });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  for (const api of ['openai', 'anthropic'] as const) {
+    it(`a 3-agent team through the ${apiName(api)} API decides: a winner, every counted vote for an answer its voter was shown`, async () => {
+      const result = await runTeamOn(server, `qwen-${api}`, { api }, QUESTION);
+      const { run, status, events } = result;
+      assert.equal(run.code, 0, `the run did not decide:\n${run.stderr}`);
+      const reason = String(status.results.end_reason);
+      assert.ok(['consensus', 'majority', 'answer_cap'].includes(reason), `ended with ${reason}`);
+      const answers = events.filter((e) => e.type === 'answer_added') as unknown as { label: string; content: string; boardRevision: number }[];
+      const labels = new Set(answers.map((a) => a.label));
+      const votes = (events.filter((e) => e.type === 'vote_cast') as unknown as { vote: VoteRecord }[]).map((e) => e.vote);
+      assert.ok(votes.length > 0, 'no vote was cast');
+      for (const v of votes) {
+        const target = answers.find((a) => a.label === v.targetLabel);
+        assert.ok(target, `agent ${v.voterId} voted for ${v.targetLabel}, which is no answer (${[...labels].join(', ')})`);
+        assert.ok(v.seenRevision >= target.boardRevision, `agent ${v.voterId}'s vote for ${v.targetLabel} was cast before it was shown that answer`);
+      }
+      const winner = status.results.winner;
+      assert.ok(winner, 'no winner named');
+      const final = readFileSync(join(result.logDir, 'final', winner, 'answer.txt'), 'utf8');
+      assert.ok(answers.some((a) => a.content.trim() === final.trim()), `the final answer is none of the answers given: ${final}`);
+      assertUsageIsTheServers(result);
+    });
+  }
 });
 
 function finishReason(e: ProxyExchange): string | undefined {

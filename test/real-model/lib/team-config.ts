@@ -30,12 +30,14 @@ export interface TeamOnServer {
 /** The server's context per slot (test/helpers/llama-server.ts starts it with 8192). */
 export const SERVER_CONTEXT_TOKENS = 8192;
 
-export const modelOf = (agentId: string) => `smollm2-${agentId}`;
+const MODEL_PREFIX = 'team-agent-';
+
+export const modelOf = (agentId: string) => `${MODEL_PREFIX}${agentId}`;
 
 /** The agent id a request was sent for (its `model`), or undefined. */
 export function agentOf(request: Record<string, unknown>): string | undefined {
   const model = request.model;
-  return typeof model === 'string' && model.startsWith('smollm2-') ? model.slice('smollm2-'.length) : undefined;
+  return typeof model === 'string' && model.startsWith(MODEL_PREFIX) ? model.slice(MODEL_PREFIX.length) : undefined;
 }
 
 export function teamConfig(team: TeamOnServer): Record<string, unknown> {
