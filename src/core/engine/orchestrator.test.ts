@@ -305,12 +305,41 @@ describe('orchestrator: validation and enforcement', () => {
   });
 
   it('refuses multiple votes, answering each call', async () => {
-    const two = { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }, { name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }] };
+    const two = { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }, { name: 'vote', arguments: { agent_id: 'agent1', reason: 'another reason' } }] };
     const team = runTeam([member('a', seq(reply.answer('A'), two, reply.vote('agent1')))]);
     await team.result;
     const tools = team.requests('a')[2].messages.filter((m) => m.role === 'tool').slice(-2);
     assert.match(tools[0].content, /Multiple vote calls not allowed\. Made 2 calls/);
     assert.equal(tools[1].content, 'Vote rejected due to multiple votes.');
+  });
+
+  it('takes the same call sent twice in one reply (llama.cpp) as one call, without a correction, answering both ids', async () => {
+    const twice = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }, { name, arguments: JSON.stringify(args) }] });
+    const team = runTeam([
+      member('a', seq(twice('new_answer', { content: 'A' }), twice('vote', { agent_id: 'agent1', reason: 'r' }))),
+      member('b', seq(reply.answer('B'), reply.vote('agent1'))),
+    ]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.equal(team.of('correction').length, 0);
+    assert.equal(team.providers.a.callCount, 2);
+    assert.equal(team.of('answer_added').filter((e) => e.agentId === 'a').length, 1);
+    assert.equal(team.of('vote_cast').filter((e) => e.vote.voterId === 'a').length, 1);
+    toolMessagesAnswerEveryCall(team.requests('a'));
+    const tools = team.requests('a')[1].messages.filter((m) => m.role === 'tool');
+    assert.deepEqual(tools.map((m) => m.content), ['Your answer was recorded as agent1.1.', 'Ignored: the same new_answer call as the one before it in this response, which counts once.']);
+  });
+
+  it('takes the same call written twice as JSON text as one call', async () => {
+    const call = '{"tool_name": "new_answer", "arguments": {"content": "42, as text"}}';
+    const a = seq(reply.text(`${call}\n${call}`), reply.text('{"tool_name": "vote", "arguments": {"agent_id": "agent1", "reason": "only one"}}'));
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, '42, as text');
+    assert.equal(team.of('correction').length, 0);
+    assert.equal(team.providers.a.callCount, 2);
+    assert.match(requestText(team.requests('a')[1]), /\[new_answer result\] Your answer was recorded as agent1\.1\.\n\n?\[new_answer result\] Ignored: the same new_answer call/);
   });
 
   it('refuses malformed JSON arguments with an example of the right shape', async () => {
@@ -882,6 +911,15 @@ describe('orchestrator: workspace answers (text plus a change)', () => {
     await team.result;
     assert.deepEqual(team.of('answer_added').map((e) => e.label).sort(), ['agent1.1', 'agent2.1'], 'b changed something else, c made a\'s change');
     assert.ok(team.of('correction').some((e) => e.agentId === 'c' && /duplicate of agent1/.test(e.message)));
+  });
+
+  it('snapshots an answer sent twice in one reply, as one answer', async () => {
+    const ws = workspaces({ agent1: 'fix' });
+    const twice = { toolCalls: [{ name: 'new_answer', arguments: { content: 'Fixed.' } }, { name: 'new_answer', arguments: { content: 'Fixed.' } }] };
+    const team = runTeam([{ id: 'a', script: seq(twice, reply.vote('agent1')), workspace: ws.port('agent1') }]);
+    await team.result;
+    assert.deepEqual(ws.taken, ['agent1.1']);
+    assert.equal(team.of('answer_added')[0].change?.id, 'tree-fix');
   });
 
   it('an agent whose copy cannot be recorded fails with cause workspace; the others go on', async () => {

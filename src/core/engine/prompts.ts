@@ -249,6 +249,7 @@ export const COORDINATION_RESULTS = {
   extraVote: 'Vote rejected due to multiple votes.',
   multipleAnswers: (n: number) => `Multiple new_answer calls not allowed. Made ${n} calls but must make exactly 1. Put your whole answer in one new_answer call.`,
   extraAnswer: 'Answer rejected due to multiple new_answer calls.',
+  repeatedCall: (tool: string) => `Ignored: the same ${tool} call as the one before it in this response, which counts once.`,
   argumentsNotObject: (tool: string) => `Arguments for ${tool} must be a JSON object.`,
   argumentsNotJson: (tool: string, detail: string) => `Arguments for ${tool} are not valid JSON (${detail}).`,
   callAgainLike: (problem: string, tool: string, example: string) => `${problem} Call ${tool} again with arguments like ${example}.`,

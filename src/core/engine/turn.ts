@@ -8,7 +8,7 @@ import { errorMessage } from '../util/errors';
 import { AbortedError, raceAbort } from '../util/abort';
 import { sleep } from '../util/sleep';
 import { BudgetStop, estimatePromptTokens } from './budget';
-import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
+import { coordinationTools, parseTextToolCalls, repeatedCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
 import { deliverBoard, deliverNotes, toolResult } from './conversation';
 import { checkAnswer } from './answer-checks';
 import type { AnswerChange, CheckResult, FailureCause, VoteRecord } from './events';
@@ -185,10 +185,12 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
         // The checks outlast a turn timeout by design (see answer-checks.ts), and re-check the cancel themselves.
         const checks = change && ctx.options.checks ? await checkAnswer(ctx, agent, ctx.options.checks, change, signal) : undefined;
         acceptAnswer(ctx, agent, said, verdict.call, verdict.content, textual, change, checks);
+        ignoreRepeats(ctx, agent, verdict.repeats, textual);
         return;
       }
       case 'vote':
         acceptVote(ctx, agent, verdict.call, verdict.targetLabel, verdict.reason, textual, verdict.note);
+        ignoreRepeats(ctx, agent, verdict.repeats, textual);
         return;
       case 'tools':
         ctx.setSettled(agent, voteOnly);
@@ -269,7 +271,9 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
  */
 async function snapshotIfAnswering(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly: boolean, signal: AbortSignal): Promise<AnswerChange | undefined> {
   const workspace = agent.spec.workspace;
-  if (!workspace || voteOnly || calls.length !== 1 || calls[0].name !== NEW_ANSWER) return undefined;
+  const repeats = repeatedCalls(calls);
+  const distinct = calls.filter((c) => !repeats.includes(c));
+  if (!workspace || voteOnly || distinct.length !== 1 || distinct[0].name !== NEW_ANSWER) return undefined;
   const version = (ctx.board.latest(agent.spec.id)?.version ?? 0) + 1;
   try {
     return await raceAbort(workspace.snapshot(`${agent.label}.${version}`, signal), signal);
@@ -329,6 +333,11 @@ function correct(
 function leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, canVote: boolean): boolean {
   if (verdict.sameAs) return true;
   return canVote && verdict.results.every((r) => r.call.name === VOTE);
+}
+
+/** The same coordination call sent again in the accepted response: every call id needs its result. */
+function ignoreRepeats(ctx: RunContext, agent: AgentRuntime, repeats: ToolCall[] | undefined, textual: boolean): void {
+  for (const call of repeats ?? []) toolResult(ctx, agent, call, true, COORDINATION_RESULTS.repeatedCall(call.name), textual);
 }
 
 function acceptAnswer(ctx: RunContext, agent: AgentRuntime, said: ChatMessage, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined, checks: CheckResult[] | undefined): void {
