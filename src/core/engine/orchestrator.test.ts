@@ -9,6 +9,8 @@ import { estimatePromptTokens } from './budget';
 import { shareRoom } from './context-fit';
 import { byInformed } from './finish';
 import type { AgentWorkspace } from './ports';
+import { OpenAICompatibleProvider } from '../providers/openai-compatible';
+import { startFakeOpenAI } from '../../../test/fakes/openai-server';
 
 /** Answers first, then votes for `target` once answers are visible. */
 function answerThenVote(content: string, target: string, reason = 'correct and complete'): Script {
@@ -971,6 +973,67 @@ describe('orchestrator: a model that never calls a tool', () => {
     const round2 = team.of('round_started').find((e) => e.round === 2)!;
     assert.deepEqual(round2.agentIds, ['b', 'c']);
     assert.ok(round2.t < failed.t, `round 2 (t=${round2.t}) did not wait for the silent agent's last call (failed at t=${failed.t})`);
+  });
+});
+
+describe('orchestrator: a reply the server could not parse (llama.cpp)', () => {
+  const unparsed = (output: string): ReturnType<Script> => ({ error: new ProviderError('unparsed_output', `m @ http://x could not parse the model's reply (HTTP 500): Failed to parse input at pos 0: ${output}`, { status: 500, output }) });
+
+  it('is corrected like a malformed call: not retried, one correction quoting it, billed, then the model goes on', async () => {
+    const a = seq(unparsed(`<tool_call>{"name": "new_answer", "arguments": {"content": "${'Paris '.repeat(100)}`), reply.answer('Paris'), reply.vote('agent1'));
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'Paris');
+    assert.equal(team.providers.a.callCount, 3, 'no call-level retry');
+    assert.equal(team.of('retry').length, 0);
+    const corrections = team.of('correction');
+    assert.equal(corrections.length, 1);
+    assert.equal(corrections[0].attempt, 1);
+    const last = team.requests('a')[1].messages.at(-1)!;
+    assert.equal(last.role, 'user');
+    assert.ok(last.content.endsWith(`\n\n${corrections[0].message}`), 'after the board it was shown, as no reply was kept');
+    assert.match(last.content, /Your last tool call could not be parsed \(the server read: <tool_call>\{"name": "new_answer", "arguments": \{"content": "Paris Paris [^)]*…\)\. Call exactly one of `new_answer` or `vote`, with arguments that are valid JSON/);
+    assert.ok(last.content.length < 2000, 'the quote is clipped');
+    const first = team.of('usage')[0];
+    assert.equal(first.usage.estimated, true);
+    assert.equal(first.usage.inputTokens, estimatePromptTokens(team.requests('a')[0]));
+    assert.ok(first.usage.outputTokens > 0, 'what the server quoted was written');
+  });
+
+  it('counts as an invalid attempt: three in a turn fail the turn as a protocol failure, not a provider one', async () => {
+    const team = runTeam([member('a', () => unparsed('<tool_call>{"name": "vote"')), member('b', answerThenVote('B', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'b');
+    const turns = team.of('turn_failed').filter((e) => e.agentId === 'a');
+    assert.equal(turns.length, 3);
+    for (const t of turns) {
+      assert.equal(t.cause, 'protocol');
+      assert.match(t.error, /^no valid vote or new_answer call after 3 attempts \(last: Your last tool call could not be parsed/);
+    }
+    assert.equal(team.providers.a.callCount, 9, 'three replies in each of its three turns');
+    assert.equal(team.of('agent_failed')[0].cause, 'protocol');
+  });
+
+  it("from llama-server's HTTP 500 through the OpenAI-compatible provider: one request, no back-off, then the correction", async () => {
+    let calls = 0;
+    const server = await startFakeOpenAI(({ body }) => {
+      calls++;
+      if (calls === 1) return { error: { status: 500, message: 'Failed to parse input at pos 0: <tool_call>\n{"name": "new_answer", "arguments": {"content": "Par', type: 'server_error' } };
+      const offered = new Set((body.tools ?? []).map((t) => t.function.name));
+      return { toolCalls: [offered.has('new_answer') && calls === 2 ? { name: 'new_answer', arguments: { content: 'Paris' } } : { name: 'vote', arguments: { agent_id: 'agent1', reason: 'only one' } }] };
+    });
+    try {
+      const provider = new OpenAICompatibleProvider({ model: 'llama', baseUrl: server.baseUrl });
+      const team = runTeamOn([{ id: 'a', script: () => ({}), provider }], { retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+      const result = await team.result;
+      assert.equal(result.finalAnswer, 'Paris');
+      assert.equal(server.chatRequests().length, 3);
+      assert.equal(team.of('retry').length, 0);
+      const messages = server.chatRequests()[1].body.messages;
+      assert.match(String(messages.at(-1)?.content), /Your last tool call could not be parsed \(the server read: <tool_call> \{"name": "new_answer", "arguments": \{"content": "Par\)/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@
 import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { errorMessage } from '../util/errors';
+import { oneLine } from '../util/text';
 import { AbortedError, raceAbort } from '../util/abort';
 import { sleep } from '../util/sleep';
 import { BudgetStop, estimatePromptTokens } from './budget';
@@ -170,6 +171,11 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     const response = await askModel(ctx, agent, voteOnly, signal);
     stillOn(agent, signal);
     if (!response) continue;
+    if ('unparsed' in response) {
+      invalidAttempts++;
+      correct(ctx, agent, { kind: 'unparsed', output: response.unparsed }, { attempt: invalidAttempts, of: attempts, silent: false }, voteOnly, false, false);
+      continue;
+    }
     // Models without tool calling may write the call as JSON in their text; their results then go back as text.
     const textual = response.toolCalls.length === 0;
     const calls = textual ? parseTextToolCalls(response.text, `text_${agent.label}_${step}_${invalidAttempts}`) : response.toolCalls;
@@ -211,8 +217,11 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
   throw new TurnError(`more than ${MAX_TOOL_STEPS_PER_TURN} tool steps in one turn`, true, 'protocol');
 }
 
-/** One model call for the turn; null when the server refused tool definitions and the agent switched to text. */
-async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean, signal: AbortSignal): Promise<ModelResponse | null> {
+/**
+ * One model call for the turn; null when the server refused tool definitions and the agent switched to text;
+ * `unparsed` when the server could not parse the model's reply (what it quoted of it).
+ */
+async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean, signal: AbortSignal): Promise<ModelResponse | { unparsed: string } | null> {
   const toolbox = agent.spec.toolbox;
   const system = buildCoordinationSystemPrompt({
     systemMessage: agent.spec.systemMessage,
@@ -258,6 +267,8 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
   try {
     return await callModel(ctx, agent, request, signal, 'coordination');
   } catch (err) {
+    // A cut or malformed call the server could not read is the model's reply, refused like a malformed call.
+    if (err instanceof ProviderError && err.kind === 'unparsed_output') return { unparsed: err.output ?? '' };
     if (agent.textOnly || !refusesTools(err)) throw err;
     agent.textOnly = true;
     ctx.emit({ type: 'retry', agentId: agent.spec.id, attempt: 2, delayMs: 0, error: `${errorMessage(err)}; continuing with coordination calls as JSON text` });
@@ -297,23 +308,39 @@ function judge(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly
   });
 }
 
+/** What is wrong with a reply: a verdict's, or a reply the server could not parse (`output`: what it quoted). */
+type Fault = Extract<ResponseVerdict, { kind: 'invalid' | 'none' }> | { kind: 'unparsed'; output: string };
+
+/** Room for the quoted reply in the correction: enough to recognise it. */
+const UNPARSED_EXCERPT_CHARS = 160;
+
 /** A refused or missing coordination call: tell the model what to fix, or give up after the allowed attempts. */
 function correct(
   ctx: RunContext,
   agent: AgentRuntime,
-  verdict: Extract<ResponseVerdict, { kind: 'invalid' | 'none' }>,
+  verdict: Fault,
   { attempt, of, silent }: { attempt: number; of: number; silent: boolean },
   voteOnly: boolean,
   textual: boolean,
   canVote: boolean,
 ): void {
-  let message = verdict.kind === 'none' ? (voteOnly ? ENFORCEMENT_MESSAGE_VOTE_ONLY : ENFORCEMENT_MESSAGE) : verdict.summary;
+  let message =
+    verdict.kind === 'none'
+      ? voteOnly
+        ? ENFORCEMENT_MESSAGE_VOTE_ONLY
+        : ENFORCEMENT_MESSAGE
+      : verdict.kind === 'unparsed'
+        ? COORDINATION_RESULTS.unparsedReply(oneLine(verdict.output, UNPARSED_EXCERPT_CHARS), voteOnly)
+        : verdict.summary;
   // After a second reply without any call, offer the text form: the model may not be able to call tools.
   if (verdict.kind === 'none' && attempt >= 2) message = `${message} ${TEXT_TOOL_PROTOCOL}`;
   ctx.emit({ type: 'correction', agentId: agent.spec.id, attempt, message });
   if (verdict.kind === 'invalid') {
     if (verdict.sameAs) ctx.sameAs.set(agent.label, verdict.sameAs);
     for (const r of verdict.results) toolResult(ctx, agent, r.call, false, r.content, textual);
+  } else if (verdict.kind === 'unparsed') {
+    // The server kept nothing of the reply, so the conversation has no assistant turn for it to follow.
+    agent.conversation.appendUserText(message);
   } else {
     agent.conversation.append({ role: 'user', content: message });
   }
