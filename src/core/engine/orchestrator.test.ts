@@ -409,7 +409,8 @@ describe('orchestrator: validation and enforcement', () => {
 
   it('gives up on a turn after 3 invalid attempts and retries the turn from its start', async () => {
     let calls = 0;
-    const a: Script = () => (++calls <= 3 ? reply.text('no tools, just chatting') : boardHasAnswersAfter(calls));
+    // Calls, though refused ones: a turn of replies without any call ends otherwise (see "never calls a tool").
+    const a: Script = () => (++calls <= 3 ? reply.vote('agent1') : boardHasAnswersAfter(calls));
     function boardHasAnswersAfter(n: number) {
       return n === 4 ? reply.answer('finally') : reply.vote('agent1');
     }
@@ -961,18 +962,78 @@ describe('orchestrator: the winner without votes is deterministic', () => {
 });
 
 describe('orchestrator: a model that never calls a tool', () => {
-  it('costs 4 calls, not 9, fails in plain words, and the round goes on without it after its first silent turn', async () => {
-    const silent: Script = () => ({ ...reply.text('I would rather chat.'), delayMs: 150 });
+  const silent: Script = () => ({ ...reply.text('I would rather chat.'), delayMs: 150 });
+  const seqOf = (e: { seq: number }) => e.seq;
+
+  it('costs 3 calls, not 9, when nothing new comes after its silent turn; fails in plain words; the round goes on without it', async () => {
     const team = runTeam([member('mute', silent), member('b', answerThenVote('B', 'agent2')), member('c', answerThenVote('C', 'agent2'))]);
     const result = await team.result;
+    assert.equal(result.reason, 'consensus');
     assert.equal(result.winnerId, 'b');
-    assert.equal(team.requests('mute').length, 4);
+    assert.equal(team.requests('mute').length, 3, 'its silent turn saw both answers: no last call');
     const failed = team.of('agent_failed')[0];
+    assert.equal(failed.agentId, 'mute');
     assert.equal(failed.cause, 'protocol');
-    assert.match(failed.error, /never called the coordination tools \(new_answer, vote\) in 4 replies; it may not support tool calling/);
+    assert.match(failed.error, /never called the coordination tools \(new_answer, vote\) in 3 replies; it may not support tool calling/);
     const round2 = team.of('round_started').find((e) => e.round === 2)!;
     assert.deepEqual(round2.agentIds, ['b', 'c']);
-    assert.ok(round2.t < failed.t, `round 2 (t=${round2.t}) did not wait for the silent agent's last call (failed at t=${failed.t})`);
+    assert.ok(round2.seq < failed.seq, 'round 2 did not wait for the silent agent');
+    // Set aside once nobody else could change the board: after the others' votes.
+    assert.ok(Math.max(...team.of('vote_cast').map(seqOf)) < failed.seq);
+  });
+
+  it('gets its one last call when an answer arrives after its silent turn, without holding the others', async () => {
+    const late: Script = (_req, i) => (i === 0 ? reply.answer('LATE-B', { delayMs: 1000 }) : reply.vote('agent2'));
+    const team = runTeam([member('mute', silent), member('b', late), member('c', answerThenVote('C', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'b');
+    const calls = team.requests('mute');
+    assert.equal(calls.length, 4);
+    assert.doesNotMatch(requestText(calls[2]), /LATE-B/, 'its silent turn had not seen it');
+    assert.match(requestText(calls[3]), /<agent2> LATE-B <end of agent2>/);
+    const failed = team.of('agent_failed')[0];
+    assert.match(failed.error, /in 4 replies/);
+    const lastCall = team.of('turn_started').filter((e) => e.agentId === 'mute')[1];
+    assert.ok(seqOf(team.of('answer_added').find((e) => e.agentId === 'b')!) < lastCall.seq, 'the last call waited for the news');
+    assert.ok(Math.max(...team.of('vote_cast').map(seqOf)) < failed.seq, 'the others voted while its last call ran');
+  });
+
+  it('a team that never calls a tool costs 3 calls an agent and ends all_failed, without waiting on anything', async () => {
+    const team = runTeam([member('a', silent), member('b', silent), member('c', silent)]);
+    const result = await team.result;
+    assert.equal(result.reason, 'all_failed');
+    for (const id of ['a', 'b', 'c']) assert.equal(team.requests(id).length, 3, id);
+    assert.equal(team.of('round_started').length, 1);
+    const failed = team.of('agent_failed');
+    assert.deepEqual(failed.map((e) => e.agentId).sort(), ['a', 'b', 'c']);
+    for (const f of failed) assert.match(f.error, /in 3 replies/);
+    assert.equal(team.of('run_ended').length, 1);
+  });
+
+  it('is set aside when no round is left in which news could come', async () => {
+    const team = runTeam([member('mute', silent), member('b', (_req, i) => (i === 0 ? reply.answer('B') : reply.vote('agent2')))], { orchestrator: { maxRounds: 1 } });
+    const result = await team.result;
+    assert.equal(result.reason, 'max_rounds');
+    assert.equal(team.requests('mute').length, 3);
+    assert.match(team.of('agent_failed')[0].error, /in 3 replies/);
+  });
+
+  it('is set aside once the others can only vote, without waiting for their votes', async () => {
+    // With one answer each allowed, a's and b's second turns are vote-only (settled): no answer can come any more.
+    const team = runTeam(
+      [
+        member('mute', silent),
+        member('a', answerThenVote('A', 'agent2')),
+        member('b', (req) => (boardHasAnswers(req) ? reply.vote('agent2', 'r', { delayMs: 2000 }) : reply.answer('B'))),
+      ],
+      { orchestrator: { maxNewAnswersPerAgent: 1 } },
+    );
+    const result = await team.result;
+    assert.equal(result.winnerId, 'a');
+    assert.equal(team.requests('mute').length, 3);
+    const failed = team.of('agent_failed')[0];
+    assert.match(failed.error, /in 3 replies/);
+    assert.ok(failed.seq < team.of('vote_cast').find((e) => e.vote.voterId === 'b')!.seq, "set aside before b's slow vote came");
   });
 });
 

@@ -38,19 +38,27 @@ class TurnError extends Error {
   }
 }
 
-/** After a silent turn, this many calls more before the agent is set aside. */
+/** After a silent turn, this many calls more (once the board has changed) before the agent is set aside. */
 const LAST_CALLS_AFTER_SILENCE = 1;
 
 function failureCause(err: unknown): FailureCause {
   return err instanceof TurnError ? err.failure : 'provider';
 }
 
-/** Why an agent whose model never calls a tool is set aside, in words a user can act on. */
-function silenceMessage(agent: AgentRuntime): string {
+/** Why an agent whose model never calls a tool is set aside after `replies` replies, in words a user can act on. */
+function silenceMessage(agent: AgentRuntime, replies: number): string {
   return (
-    `the model never called the coordination tools (${NEW_ANSWER}, ${VOTE}) in ${MAX_ENFORCEMENT_ATTEMPTS + LAST_CALLS_AFTER_SILENCE} replies; ` +
+    `the model never called the coordination tools (${NEW_ANSWER}, ${VOTE}) in ${replies} replies; ` +
     `it may not support tool calling: use a model with tool calling for ${agent.label}, or one that follows the JSON text form`
   );
+}
+
+/**
+ * Sets aside an agent still waiting for news after its silent turn (see `AgentRuntime.silentTurns`) once nothing can
+ * change the board any more: its last call would only repeat that turn.
+ */
+export function setAsideSilent(ctx: RunContext, agent: AgentRuntime): void {
+  ctx.markFailed(agent, silenceMessage(agent, MAX_ENFORCEMENT_ATTEMPTS), 'protocol');
 }
 
 /** Servers such as Ollama answer 400 "<model> does not support tools" when a model has no tool calling. */
@@ -71,6 +79,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       return;
     } catch (err) {
       if (ctx.stopCause || agent.failed || ctx.decided) return;
+      const shown = agent.conversation.seenRevision;
       agent.conversation.restore(checkpoint);
       // The retried turn starts from before those notes were shown: show them again.
       agent.notes.pending.unshift(...agent.notes.delivered);
@@ -81,7 +90,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       // fumbled the protocol or a turn that ran out of time.
       const silent = err instanceof TurnError && err.silent;
       const retryable = err instanceof TurnError && err.retryable && !(silent && agent.silentTurns > 0);
-      const message = silent && agent.silentTurns > 0 ? silenceMessage(agent) : errorMessage(err);
+      const message = silent && agent.silentTurns > 0 ? silenceMessage(agent, MAX_ENFORCEMENT_ATTEMPTS + LAST_CALLS_AFTER_SILENCE) : errorMessage(err);
       const cause = failureCause(err);
       if (silent) agent.silentTurns++;
       agent.consecutiveFailures++;
@@ -89,6 +98,12 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       ctx.emit({ type: 'turn_failed', agentId: agent.spec.id, error: message, cause, willRetry });
       if (!willRetry) {
         ctx.markFailed(agent, message, cause, err instanceof ProviderError ? err.unreachable : undefined);
+        return;
+      }
+      if (silent) {
+        // Its last call waits until the board shows it something new: the orchestrator starts it then, in a round,
+        // or sets the agent aside (setAsideSilent) once nothing else can change the board.
+        agent.quietSince = shown;
         return;
       }
       const delayMs = retryDelayMs(agent.consecutiveFailures, ctx.retry, undefined, ctx.options.random);
