@@ -154,7 +154,7 @@ export class Orchestrator {
    * else can change it: every other live agent holds a current vote, can only vote or runs a settled turn, or has no
    * round left to answer in; or the run is deciding. A stopped run sets no one aside.
    */
-  private setAsideSilent(running: ReadonlyMap<AgentRuntime, unknown>, roundsLeft: boolean): void {
+  private setAsideWithoutNews(running: ReadonlyMap<AgentRuntime, unknown>, roundsLeft: boolean): void {
     const { ctx } = this;
     if (ctx.stopCause) return;
     const live = ctx.live();
@@ -175,7 +175,7 @@ export class Orchestrator {
       for (;;) {
         // Armed before looking, so a turn that settles from here on is not missed.
         const settledOne = new Promise<void>((resolve) => (ctx.wakeCoordinator = resolve));
-        this.setAsideSilent(running, round < maxRounds);
+        this.setAsideWithoutNews(running, round < maxRounds);
         const live = ctx.live();
         const due = live.filter((a) => !ctx.hasCurrentVote(a) && !running.has(a) && !ctx.awaitsNews(a));
         // The run ends only between rounds, as it always did: every turn has ended.
