@@ -29,7 +29,7 @@ export interface AgentRuntime {
    * Turns that ended without the model calling any tool at all. After one, the agent gets a single last call, and only
    * once the board shows it something new (`quietSince`): with nothing new it would face the same situation again. No
    * round waits for it; if nothing has changed by the time nobody else can change the board, it is set aside without
-   * that call, so a model that cannot call tools costs 3 calls, not 9 (see the orchestrator's `setAsideSilent`).
+   * that call, so a model that cannot call tools costs 3 calls, not 9 (see the orchestrator's `setAsideWithoutNews`).
    */
   silentTurns: number;
   /** The board revision it had been shown when its silent turn ended: its last call waits for a later one. */
