@@ -67,6 +67,11 @@ export interface FakeStreamReply {
   cut?: { afterChunks: number; afterMs?: number };
   /** Send every content chunk and `[DONE]`, but no finish_reason and no usage. */
   endWithoutFinish?: boolean;
+  /**
+   * After the content chunks, an `{ error }` event instead of the finish, usage and `[DONE]` (how llama.cpp reports a
+   * failure once a stream has begun, e.g. a reply its chat parser could not read).
+   */
+  errorEvent?: { message: string; type?: string; code?: number };
 
   // Deviations seen in real OpenAI-compatible servers (Ollama, vLLM, LM Studio, llama.cpp, LiteLLM, hand-written fakes).
 
@@ -289,7 +294,7 @@ async function stream(requestIndex: number, body: FakeChatBody, reply: FakeStrea
       for (const piece of split(call.text, size)) events.push(chunk({ tool_calls: [{ ...ref(call, index, false), function: { arguments: piece } }] }));
     });
   }
-  if (!reply.endWithoutFinish) {
+  if (!reply.endWithoutFinish && !reply.errorEvent) {
     const last = events[events.length - 1];
     if (usageIn === 'with_finish') Object.assign(last, { usage: usage(completion) }).choices[0].finish_reason = finishReason;
     else events.push(chunk({}, finishReason));
@@ -321,6 +326,11 @@ async function stream(requestIndex: number, body: FakeChatBody, reply: FakeStrea
     res.write(frame(JSON.stringify(event), n === events.length - 1 && sse.omitDone === true));
   }
   if (reply.cut) return cut();
+  if (reply.errorEvent) {
+    const { message, type = 'server_error', code = 500 } = reply.errorEvent;
+    res.end(frame(JSON.stringify({ error: { code, message, type } }), true));
+    return;
+  }
   res.end(sse.omitDone ? '' : frame('[DONE]', true));
 }
 

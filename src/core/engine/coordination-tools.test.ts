@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Sensitivity } from '../config/types';
 import type { ToolCall } from '../providers/types';
-import { coordinationTools, NEW_ANSWER, normaliseLabel, validateResponse, VOTE, type ResponseVerdict, type ValidationContext } from './coordination-tools';
+import { coordinationTools, NEW_ANSWER, normaliseLabel, repeatedCalls, validateResponse, VOTE, type ResponseVerdict, type ValidationContext } from './coordination-tools';
 
 let nextId = 0;
 function call(name: string, args: unknown): ToolCall {
@@ -197,6 +197,55 @@ describe('coordination tools: validateResponse routing', () => {
     assert.match(resultFor(v, calls[0]), /^Multiple new_answer calls not allowed\. Made 2 calls but must make exactly 1\./);
     assert.equal(resultFor(v, calls[1]), 'Answer rejected due to multiple new_answer calls.');
     assert.equal(v.summary, 'multiple answers');
+  });
+});
+
+describe('coordination tools: the same call sent twice in one response (llama.cpp)', () => {
+  it('identical votes count as one vote; the repeat is answered as ignored', () => {
+    const calls = [vote('agent2', 'clear'), call(VOTE, '{"reason": "clear", "agent_id": "agent2"}')];
+    assert.deepEqual(validateResponse(calls, ctx()), { kind: 'vote', call: calls[0], targetLabel: 'agent2', reason: 'clear', repeats: [calls[1]] });
+  });
+
+  it('identical answers count as one answer', () => {
+    const calls = [answer('Something new entirely'), answer('Something new entirely'), answer('Something new entirely')];
+    assert.deepEqual(validateResponse(calls, ctx()), { kind: 'answer', call: calls[0], content: 'Something new entirely', repeats: calls.slice(1) });
+  });
+
+  it('an invalid call sent twice gets its correction once, and the repeat is answered too, in call order', () => {
+    const calls = [vote('agent7', 'r'), vote('agent7', 'r')];
+    const v = expectInvalid(validateResponse(calls, ctx()));
+    assertOneResultPerCall(v, calls);
+    assert.equal(v.summary, 'invalid agent_id agent7');
+    assert.equal(resultFor(v, calls[1]), 'Ignored: the same vote call as the one before it in this response, which counts once.');
+  });
+
+  it('the same malformed arguments twice are one malformed call', () => {
+    const calls = [call(VOTE, '{"agent_id": "agent1"'), call(VOTE, '{"agent_id": "agent1"')];
+    const v = expectInvalid(validateResponse(calls, ctx()));
+    assertOneResultPerCall(v, calls);
+    assert.equal(v.summary, 'malformed arguments');
+  });
+
+  it('calls that differ stay invalid: two votes, a vote and an answer, other arguments', () => {
+    assert.equal(expectInvalid(validateResponse([vote('agent1', 'r'), vote('agent2', 'r')], ctx())).summary, 'multiple votes');
+    assert.equal(expectInvalid(validateResponse([vote('agent1', 'r'), vote('agent1', 'other reason')], ctx())).summary, 'multiple votes');
+    assert.equal(expectInvalid(validateResponse([answer('x y z'), vote('agent1', 'r')], ctx())).summary, 'both vote and new_answer');
+    assert.equal(expectInvalid(validateResponse([answer('one thing'), answer('one thing'), answer('other')], ctx())).summary, 'multiple answers');
+  });
+
+  it('a repeated call next to other tools is still a mixed response, every call answered', () => {
+    const calls = [call('read_file', {}), vote('agent1', 'r'), vote('agent1', 'r')];
+    const v = expectInvalid(validateResponse(calls, ctx({ otherTools: new Set(['read_file']) })));
+    assertOneResultPerCall(v, calls);
+    assert.equal(v.summary, 'coordination call mixed with other tools');
+  });
+
+  it('repeatedCalls finds repeats only among coordination calls that are all the same', () => {
+    const v1 = vote('agent1', 'r');
+    const v2 = vote('agent1', 'r');
+    assert.deepEqual(repeatedCalls([v1, call('read_file', {}), v2]), [v2]);
+    assert.deepEqual(repeatedCalls([v1]), []);
+    assert.deepEqual(repeatedCalls([v1, v2, vote('agent2', 'r')]), []);
   });
 });
 

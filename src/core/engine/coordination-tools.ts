@@ -2,6 +2,7 @@
 // validation of one model response against the protocol's rules. Every tool call gets an answer, so providers
 // that require a result per call id never reject the next request.
 
+import { isDeepStrictEqual } from 'node:util';
 import type { Sensitivity } from '../config/types';
 import type { ToolCall, ToolSpec } from '../providers/types';
 import { findTooSimilar } from './novelty';
@@ -69,8 +70,9 @@ export interface ValidationContext {
 }
 
 export type ResponseVerdict =
-  | { kind: 'answer'; call: ToolCall; content: string }
-  | { kind: 'vote'; call: ToolCall; targetLabel: string; reason: string; note?: string }
+  /** `repeats`: the same call sent again in the response, counted once; each still gets its result. */
+  | { kind: 'answer'; call: ToolCall; content: string; repeats?: ToolCall[] }
+  | { kind: 'vote'; call: ToolCall; targetLabel: string; reason: string; note?: string; repeats?: ToolCall[] }
   /** Calls to non-coordination tools, to be executed before the model continues. */
   | { kind: 'tools'; calls: ToolCall[] }
   /** Something is wrong: answer every call with its result and ask again. `sameAs`: the answer was refused as the
@@ -106,8 +108,46 @@ function invalid(calls: ToolCall[], perCall: (call: ToolCall) => string, summary
   return { kind: 'invalid', results: calls.map((call) => ({ call, content: perCall(call) })), summary, ...(sameAs ? { sameAs } : {}) };
 }
 
+/** The arguments as parsed JSON, or their raw text when they are not JSON. */
+function argumentsValue(call: ToolCall): unknown {
+  try {
+    return JSON.parse(call.arguments.trim() === '' ? '{}' : call.arguments);
+  } catch {
+    return call.arguments;
+  }
+}
+
+/**
+ * The response's coordination calls beyond the first when they are all the same call (same tool, arguments equal as
+ * JSON): llama.cpp often sends one call twice despite parallel_tool_calls false. Otherwise none: calls that differ
+ * stay a protocol error.
+ */
+export function repeatedCalls(toolCalls: ToolCall[]): ToolCall[] {
+  const [first, ...rest] = toolCalls.filter((c) => c.name === VOTE || c.name === NEW_ANSWER);
+  if (!first || rest.length === 0) return [];
+  const args = argumentsValue(first);
+  return rest.every((c) => c.name === first.name && isDeepStrictEqual(argumentsValue(c), args)) ? rest : [];
+}
+
+/** The verdict on the response without its repeated calls, with a result for each of those too, in call order. */
+function withRepeats(verdict: ResponseVerdict, repeats: ToolCall[], toolCalls: ToolCall[]): ResponseVerdict {
+  switch (verdict.kind) {
+    case 'answer':
+    case 'vote':
+      return { ...verdict, repeats };
+    case 'invalid': {
+      const results = [...verdict.results, ...repeats.map((call) => ({ call, content: R.repeatedCall(call.name) }))];
+      return { ...verdict, results: results.sort((a, b) => toolCalls.indexOf(a.call) - toolCalls.indexOf(b.call)) };
+    }
+    default:
+      return verdict;
+  }
+}
+
 export function validateResponse(toolCalls: ToolCall[], ctx: ValidationContext): ResponseVerdict {
   if (toolCalls.length === 0) return { kind: 'none' };
+  const repeats = repeatedCalls(toolCalls);
+  if (repeats.length > 0) return withRepeats(validateResponse(toolCalls.filter((c) => !repeats.includes(c)), ctx), repeats, toolCalls);
   const votes = toolCalls.filter((c) => c.name === VOTE);
   const answers = toolCalls.filter((c) => c.name === NEW_ANSWER);
   const others = toolCalls.filter((c) => c.name !== VOTE && c.name !== NEW_ANSWER);

@@ -61,14 +61,17 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
       if (response.usage) ctx.emit({ type: 'usage', agentId, usage: response.usage, costUsd: cost, phase });
       return response;
     } catch (err) {
-      pass?.ended(begun);
+      const error = asProviderError(err);
+      // A reply the server could not parse was written all the same: the prompt was read and the model wrote at least
+      // what the server quoted of it.
+      const unparsed = error.kind === 'unparsed_output';
+      pass?.ended(begun || unparsed);
       // Once the reply has begun the server has read the prompt, even when what it streamed was a tool call, which
       // reaches the engine only whole: that call is billed too.
-      const partial = begun || streamed > 0 ? partialUsage(request, streamed) : undefined;
+      const partial = begun || streamed > 0 || unparsed ? partialUsage(request, streamed + (error.output?.length ?? 0)) : undefined;
       const cost = partial && agent.spec.pricing ? costUsd(partial, agent.spec.pricing) : null;
       ctx.budget.settle(reservation, partial, cost);
       if (partial) ctx.emit({ type: 'usage', agentId, usage: partial, costUsd: cost, phase });
-      const error = asProviderError(err);
       if (signal.aborted || error.kind === 'aborted') throw error;
       if (!error.retryable || attempt >= ctx.retry.maxAttemptsPerCall) throw error;
       const delayMs = retryDelayMs(attempt, ctx.retry, error.retryAfterMs, ctx.options.random);

@@ -9,6 +9,8 @@ import { estimatePromptTokens } from './budget';
 import { shareRoom } from './context-fit';
 import { byInformed } from './finish';
 import type { AgentWorkspace } from './ports';
+import { OpenAICompatibleProvider } from '../providers/openai-compatible';
+import { startFakeOpenAI } from '../../../test/fakes/openai-server';
 
 /** Answers first, then votes for `target` once answers are visible. */
 function answerThenVote(content: string, target: string, reason = 'correct and complete'): Script {
@@ -305,12 +307,41 @@ describe('orchestrator: validation and enforcement', () => {
   });
 
   it('refuses multiple votes, answering each call', async () => {
-    const two = { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }, { name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }] };
+    const two = { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'r' } }, { name: 'vote', arguments: { agent_id: 'agent1', reason: 'another reason' } }] };
     const team = runTeam([member('a', seq(reply.answer('A'), two, reply.vote('agent1')))]);
     await team.result;
     const tools = team.requests('a')[2].messages.filter((m) => m.role === 'tool').slice(-2);
     assert.match(tools[0].content, /Multiple vote calls not allowed\. Made 2 calls/);
     assert.equal(tools[1].content, 'Vote rejected due to multiple votes.');
+  });
+
+  it('takes the same call sent twice in one reply (llama.cpp) as one call, without a correction, answering both ids', async () => {
+    const twice = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }, { name, arguments: JSON.stringify(args) }] });
+    const team = runTeam([
+      member('a', seq(twice('new_answer', { content: 'A' }), twice('vote', { agent_id: 'agent1', reason: 'r' }))),
+      member('b', seq(reply.answer('B'), reply.vote('agent1'))),
+    ]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.equal(result.winnerLabel, 'agent1.1');
+    assert.equal(team.of('correction').length, 0);
+    assert.equal(team.providers.a.callCount, 2);
+    assert.equal(team.of('answer_added').filter((e) => e.agentId === 'a').length, 1);
+    assert.equal(team.of('vote_cast').filter((e) => e.vote.voterId === 'a').length, 1);
+    toolMessagesAnswerEveryCall(team.requests('a'));
+    const tools = team.requests('a')[1].messages.filter((m) => m.role === 'tool');
+    assert.deepEqual(tools.map((m) => m.content), ['Your answer was recorded as agent1.1.', 'Ignored: the same new_answer call as the one before it in this response, which counts once.']);
+  });
+
+  it('takes the same call written twice as JSON text as one call', async () => {
+    const call = '{"tool_name": "new_answer", "arguments": {"content": "42, as text"}}';
+    const a = seq(reply.text(`${call}\n${call}`), reply.text('{"tool_name": "vote", "arguments": {"agent_id": "agent1", "reason": "only one"}}'));
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, '42, as text');
+    assert.equal(team.of('correction').length, 0);
+    assert.equal(team.providers.a.callCount, 2);
+    assert.match(requestText(team.requests('a')[1]), /\[new_answer result\] Your answer was recorded as agent1\.1\.\n\n?\[new_answer result\] Ignored: the same new_answer call/);
   });
 
   it('refuses malformed JSON arguments with an example of the right shape', async () => {
@@ -378,7 +409,8 @@ describe('orchestrator: validation and enforcement', () => {
 
   it('gives up on a turn after 3 invalid attempts and retries the turn from its start', async () => {
     let calls = 0;
-    const a: Script = () => (++calls <= 3 ? reply.text('no tools, just chatting') : boardHasAnswersAfter(calls));
+    // Calls, though refused ones: a turn of replies without any call ends otherwise (see "never calls a tool").
+    const a: Script = () => (++calls <= 3 ? reply.vote('agent1') : boardHasAnswersAfter(calls));
     function boardHasAnswersAfter(n: number) {
       return n === 4 ? reply.answer('finally') : reply.vote('agent1');
     }
@@ -884,6 +916,15 @@ describe('orchestrator: workspace answers (text plus a change)', () => {
     assert.ok(team.of('correction').some((e) => e.agentId === 'c' && /duplicate of agent1/.test(e.message)));
   });
 
+  it('snapshots an answer sent twice in one reply, as one answer', async () => {
+    const ws = workspaces({ agent1: 'fix' });
+    const twice = { toolCalls: [{ name: 'new_answer', arguments: { content: 'Fixed.' } }, { name: 'new_answer', arguments: { content: 'Fixed.' } }] };
+    const team = runTeam([{ id: 'a', script: seq(twice, reply.vote('agent1')), workspace: ws.port('agent1') }]);
+    await team.result;
+    assert.deepEqual(ws.taken, ['agent1.1']);
+    assert.equal(team.of('answer_added')[0].change?.id, 'tree-fix');
+  });
+
   it('an agent whose copy cannot be recorded fails with cause workspace; the others go on', async () => {
     const ws = workspaces({ agent1: 'GONE', agent2: 'ok' });
     const team = runTeam([
@@ -921,18 +962,140 @@ describe('orchestrator: the winner without votes is deterministic', () => {
 });
 
 describe('orchestrator: a model that never calls a tool', () => {
-  it('costs 4 calls, not 9, fails in plain words, and the round goes on without it after its first silent turn', async () => {
-    const silent: Script = () => ({ ...reply.text('I would rather chat.'), delayMs: 150 });
+  const silent: Script = () => ({ ...reply.text('I would rather chat.'), delayMs: 150 });
+  const seqOf = (e: { seq: number }) => e.seq;
+
+  it('costs 3 calls, not 9, when nothing new comes after its silent turn; fails in plain words; the round goes on without it', async () => {
     const team = runTeam([member('mute', silent), member('b', answerThenVote('B', 'agent2')), member('c', answerThenVote('C', 'agent2'))]);
     const result = await team.result;
+    assert.equal(result.reason, 'consensus');
     assert.equal(result.winnerId, 'b');
-    assert.equal(team.requests('mute').length, 4);
+    assert.equal(team.requests('mute').length, 3, 'its silent turn saw both answers: no last call');
     const failed = team.of('agent_failed')[0];
+    assert.equal(failed.agentId, 'mute');
     assert.equal(failed.cause, 'protocol');
-    assert.match(failed.error, /never called the coordination tools \(new_answer, vote\) in 4 replies; it may not support tool calling/);
+    assert.match(failed.error, /never called the coordination tools \(new_answer, vote\) in 3 replies; it may not support tool calling/);
     const round2 = team.of('round_started').find((e) => e.round === 2)!;
     assert.deepEqual(round2.agentIds, ['b', 'c']);
-    assert.ok(round2.t < failed.t, `round 2 (t=${round2.t}) did not wait for the silent agent's last call (failed at t=${failed.t})`);
+    assert.ok(round2.seq < failed.seq, 'round 2 did not wait for the silent agent');
+    // Set aside once nobody else could change the board: after the others' votes.
+    assert.ok(Math.max(...team.of('vote_cast').map(seqOf)) < failed.seq);
+  });
+
+  it('gets its one last call when an answer arrives after its silent turn, without holding the others', async () => {
+    const late: Script = (_req, i) => (i === 0 ? reply.answer('LATE-B', { delayMs: 1000 }) : reply.vote('agent2'));
+    const team = runTeam([member('mute', silent), member('b', late), member('c', answerThenVote('C', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'b');
+    const calls = team.requests('mute');
+    assert.equal(calls.length, 4);
+    assert.doesNotMatch(requestText(calls[2]), /LATE-B/, 'its silent turn had not seen it');
+    assert.match(requestText(calls[3]), /<agent2> LATE-B <end of agent2>/);
+    const failed = team.of('agent_failed')[0];
+    assert.match(failed.error, /in 4 replies/);
+    const lastCall = team.of('turn_started').filter((e) => e.agentId === 'mute')[1];
+    assert.ok(seqOf(team.of('answer_added').find((e) => e.agentId === 'b')!) < lastCall.seq, 'the last call waited for the news');
+    assert.ok(Math.max(...team.of('vote_cast').map(seqOf)) < failed.seq, 'the others voted while its last call ran');
+  });
+
+  it('a team that never calls a tool costs 3 calls an agent and ends all_failed, without waiting on anything', async () => {
+    const team = runTeam([member('a', silent), member('b', silent), member('c', silent)]);
+    const result = await team.result;
+    assert.equal(result.reason, 'all_failed');
+    for (const id of ['a', 'b', 'c']) assert.equal(team.requests(id).length, 3, id);
+    assert.equal(team.of('round_started').length, 1);
+    const failed = team.of('agent_failed');
+    assert.deepEqual(failed.map((e) => e.agentId).sort(), ['a', 'b', 'c']);
+    for (const f of failed) assert.match(f.error, /in 3 replies/);
+    assert.equal(team.of('run_ended').length, 1);
+  });
+
+  it('is set aside when no round is left in which news could come', async () => {
+    const team = runTeam([member('mute', silent), member('b', (_req, i) => (i === 0 ? reply.answer('B') : reply.vote('agent2')))], { orchestrator: { maxRounds: 1 } });
+    const result = await team.result;
+    assert.equal(result.reason, 'max_rounds');
+    assert.equal(team.requests('mute').length, 3);
+    assert.match(team.of('agent_failed')[0].error, /in 3 replies/);
+  });
+
+  it('is set aside once the others can only vote, without waiting for their votes', async () => {
+    // With one answer each allowed, a's and b's second turns are vote-only (settled): no answer can come any more.
+    const team = runTeam(
+      [
+        member('mute', silent),
+        member('a', answerThenVote('A', 'agent2')),
+        member('b', (req) => (boardHasAnswers(req) ? reply.vote('agent2', 'r', { delayMs: 2000 }) : reply.answer('B'))),
+      ],
+      { orchestrator: { maxNewAnswersPerAgent: 1 } },
+    );
+    const result = await team.result;
+    assert.equal(result.winnerId, 'a');
+    assert.equal(team.requests('mute').length, 3);
+    const failed = team.of('agent_failed')[0];
+    assert.match(failed.error, /in 3 replies/);
+    assert.ok(failed.seq < team.of('vote_cast').find((e) => e.vote.voterId === 'b')!.seq, "set aside before b's slow vote came");
+  });
+});
+
+describe('orchestrator: a reply the server could not parse (llama.cpp)', () => {
+  const unparsed = (output: string): ReturnType<Script> => ({ error: new ProviderError('unparsed_output', `m @ http://x could not parse the model's reply (HTTP 500): Failed to parse input at pos 0: ${output}`, { status: 500, output }) });
+
+  it('is corrected like a malformed call: not retried, one correction quoting it, billed, then the model goes on', async () => {
+    const a = seq(unparsed(`<tool_call>{"name": "new_answer", "arguments": {"content": "${'Paris '.repeat(100)}`), reply.answer('Paris'), reply.vote('agent1'));
+    const team = runTeam([member('a', a)]);
+    const result = await team.result;
+    assert.equal(result.finalAnswer, 'Paris');
+    assert.equal(team.providers.a.callCount, 3, 'no call-level retry');
+    assert.equal(team.of('retry').length, 0);
+    const corrections = team.of('correction');
+    assert.equal(corrections.length, 1);
+    assert.equal(corrections[0].attempt, 1);
+    const last = team.requests('a')[1].messages.at(-1)!;
+    assert.equal(last.role, 'user');
+    assert.ok(last.content.endsWith(`\n\n${corrections[0].message}`), 'after the board it was shown, as no reply was kept');
+    assert.match(last.content, /Your last tool call could not be parsed \(the server read: <tool_call>\{"name": "new_answer", "arguments": \{"content": "Paris Paris [^)]*…\)\. Call exactly one of `new_answer` or `vote`, with arguments that are valid JSON/);
+    assert.ok(last.content.length < 2000, 'the quote is clipped');
+    const first = team.of('usage')[0];
+    assert.equal(first.usage.estimated, true);
+    assert.equal(first.usage.inputTokens, estimatePromptTokens(team.requests('a')[0]));
+    assert.ok(first.usage.outputTokens > 0, 'what the server quoted was written');
+  });
+
+  it('counts as an invalid attempt: three in a turn fail the turn as a protocol failure, not a provider one', async () => {
+    const team = runTeam([member('a', () => unparsed('<tool_call>{"name": "vote"')), member('b', answerThenVote('B', 'agent2'))]);
+    const result = await team.result;
+    assert.equal(result.winnerId, 'b');
+    const turns = team.of('turn_failed').filter((e) => e.agentId === 'a');
+    assert.equal(turns.length, 3);
+    for (const t of turns) {
+      assert.equal(t.cause, 'protocol');
+      assert.match(t.error, /^no valid vote or new_answer call after 3 attempts \(last: Your last tool call could not be parsed/);
+    }
+    assert.equal(team.providers.a.callCount, 9, 'three replies in each of its three turns');
+    assert.equal(team.of('agent_failed')[0].cause, 'protocol');
+  });
+
+  it("from llama-server's HTTP 500 through the OpenAI-compatible provider: one request, no back-off, then the correction", async () => {
+    let calls = 0;
+    const server = await startFakeOpenAI(({ body }) => {
+      calls++;
+      if (calls === 1) return { error: { status: 500, message: 'Failed to parse input at pos 0: <tool_call>\n{"name": "new_answer", "arguments": {"content": "Par', type: 'server_error' } };
+      const offered = new Set((body.tools ?? []).map((t) => t.function.name));
+      return { toolCalls: [offered.has('new_answer') && calls === 2 ? { name: 'new_answer', arguments: { content: 'Paris' } } : { name: 'vote', arguments: { agent_id: 'agent1', reason: 'only one' } }] };
+    });
+    try {
+      const provider = new OpenAICompatibleProvider({ model: 'llama', baseUrl: server.baseUrl });
+      // The real clock: a real server's replies are not scripted time. The run ends by causality alone.
+      const team = runTeamOn([{ id: 'a', script: () => ({}), provider }]);
+      const result = await team.result;
+      assert.equal(result.finalAnswer, 'Paris');
+      assert.equal(server.chatRequests().length, 3);
+      assert.equal(team.of('retry').length, 0);
+      const messages = server.chatRequests()[1].body.messages;
+      assert.match(String(messages.at(-1)?.content), /Your last tool call could not be parsed \(the server read: <tool_call> \{"name": "new_answer", "arguments": \{"content": "Par\)/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

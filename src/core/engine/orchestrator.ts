@@ -15,7 +15,7 @@ import type { AgentInfo, EndReason } from './events';
 import { finish } from './finish';
 import type { RunOptions, RunResult } from './ports';
 import { RunContext, type AgentRuntime } from './run-context';
-import { runTurnWithRetries } from './turn';
+import { runTurnWithRetries, setAsideSilent } from './turn';
 
 export class Orchestrator {
   private readonly ctx: RunContext;
@@ -149,6 +149,23 @@ export class Orchestrator {
     return null;
   }
 
+  /**
+   * Agents waiting after a silent turn for the board to change (`RunContext.awaitsNews`) are set aside once nothing
+   * else can change it: every other live agent holds a current vote, can only vote or runs a settled turn, or has no
+   * round left to answer in; or the run is deciding. A stopped run sets no one aside.
+   */
+  private setAsideWithoutNews(running: ReadonlyMap<AgentRuntime, unknown>, roundsLeft: boolean): void {
+    const { ctx } = this;
+    if (ctx.stopCause) return;
+    const live = ctx.live();
+    const waiting = live.filter((a) => !running.has(a) && ctx.awaitsNews(a));
+    if (waiting.length === 0) return;
+    const canStart = roundsLeft && !ctx.decided && !ctx.budget.reached;
+    const mayAnswer = (a: AgentRuntime) => !ctx.capReached(a) && (running.has(a) ? !a.settled : canStart && !ctx.hasCurrentVote(a));
+    if (live.some((a) => !waiting.includes(a) && mayAnswer(a))) return;
+    for (const a of waiting) setAsideSilent(ctx, a);
+  }
+
   private async coordinate(): Promise<EndReason> {
     const { ctx } = this;
     const maxRounds = ctx.options.orchestrator.maxRounds;
@@ -158,8 +175,9 @@ export class Orchestrator {
       for (;;) {
         // Armed before looking, so a turn that settles from here on is not missed.
         const settledOne = new Promise<void>((resolve) => (ctx.wakeCoordinator = resolve));
+        this.setAsideWithoutNews(running, round < maxRounds);
         const live = ctx.live();
-        const due = live.filter((a) => !ctx.hasCurrentVote(a) && !running.has(a));
+        const due = live.filter((a) => !ctx.hasCurrentVote(a) && !running.has(a) && !ctx.awaitsNews(a));
         // The run ends only between rounds, as it always did: every turn has ended.
         if (running.size === 0) {
           if (ctx.stopCause) return ctx.stopCause;

@@ -249,6 +249,10 @@ export const COORDINATION_RESULTS = {
   extraVote: 'Vote rejected due to multiple votes.',
   multipleAnswers: (n: number) => `Multiple new_answer calls not allowed. Made ${n} calls but must make exactly 1. Put your whole answer in one new_answer call.`,
   extraAnswer: 'Answer rejected due to multiple new_answer calls.',
+  repeatedCall: (tool: string) => `Ignored: the same ${tool} call as the one before it in this response, which counts once.`,
+  unparsedReply: (excerpt: string, voteOnly: boolean) =>
+    `Your last tool call could not be parsed (the server read: ${excerpt}). Call exactly one of ` +
+    (voteOnly ? '`vote`, with arguments that are valid JSON, like {"agent_id": "agent1", "reason": "..."}.' : '`new_answer` or `vote`, with arguments that are valid JSON, like {"content": "..."} or {"agent_id": "agent1", "reason": "..."}.'),
   argumentsNotObject: (tool: string) => `Arguments for ${tool} must be a JSON object.`,
   argumentsNotJson: (tool: string, detail: string) => `Arguments for ${tool} are not valid JSON (${detail}).`,
   callAgainLike: (problem: string, tool: string, example: string) => `${problem} Call ${tool} again with arguments like ${example}.`,

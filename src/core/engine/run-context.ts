@@ -26,10 +26,14 @@ export interface AgentRuntime {
   failure?: string;
   consecutiveFailures: number;
   /**
-   * Turns that ended without the model calling any tool at all: after one, the agent gets a single last call (a model
-   * that cannot call tools costs 4 calls, not 9), and the round no longer waits for it.
+   * Turns that ended without the model calling any tool at all. After one, the agent gets a single last call, and only
+   * once the board shows it something new (`quietSince`): with nothing new it would face the same situation again. No
+   * round waits for it; if nothing has changed by the time nobody else can change the board, it is set aside without
+   * that call, so a model that cannot call tools costs 3 calls, not 9 (see the orchestrator's `setAsideWithoutNews`).
    */
   silentTurns: number;
+  /** The board revision it had been shown when its silent turn ended: its last call waits for a later one. */
+  quietSince: number;
   /** The estimated size of its last prompt, for what a read_answer piece may still take. */
   promptTokens: number;
   /**
@@ -114,6 +118,7 @@ export class RunContext {
       failed: false,
       consecutiveFailures: 0,
       silentTurns: 0,
+      quietSince: 0,
       unavailable: null,
       promptTokens: 0,
       lastPrompt: null,
@@ -162,6 +167,11 @@ export class RunContext {
 
   hasCurrentVote(a: AgentRuntime): boolean {
     return a.vote !== null && a.vote.seenRevision === this.board.revision;
+  }
+
+  /** After its silent turn, the agent waits for the board to change before its last call (see `silentTurns`). */
+  awaitsNews(a: AgentRuntime): boolean {
+    return !a.failed && a.silentTurns > 0 && this.board.revision <= a.quietSince;
   }
 
   capReached(a: AgentRuntime): boolean {

@@ -5,10 +5,11 @@
 import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { errorMessage } from '../util/errors';
+import { oneLine } from '../util/text';
 import { AbortedError, raceAbort } from '../util/abort';
 import { sleep } from '../util/sleep';
 import { BudgetStop, estimatePromptTokens } from './budget';
-import { coordinationTools, parseTextToolCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
+import { coordinationTools, parseTextToolCalls, repeatedCalls, validateResponse, NEW_ANSWER, VOTE, type ResponseVerdict } from './coordination-tools';
 import { deliverBoard, deliverNotes, toolResult } from './conversation';
 import { checkAnswer } from './answer-checks';
 import type { AnswerChange, CheckResult, FailureCause, VoteRecord } from './events';
@@ -37,19 +38,27 @@ class TurnError extends Error {
   }
 }
 
-/** After a silent turn, this many calls more before the agent is set aside. */
+/** After a silent turn, this many calls more (once the board has changed) before the agent is set aside. */
 const LAST_CALLS_AFTER_SILENCE = 1;
 
 function failureCause(err: unknown): FailureCause {
   return err instanceof TurnError ? err.failure : 'provider';
 }
 
-/** Why an agent whose model never calls a tool is set aside, in words a user can act on. */
-function silenceMessage(agent: AgentRuntime): string {
+/** Why an agent whose model never calls a tool is set aside after `replies` replies, in words a user can act on. */
+function silenceMessage(agent: AgentRuntime, replies: number): string {
   return (
-    `the model never called the coordination tools (${NEW_ANSWER}, ${VOTE}) in ${MAX_ENFORCEMENT_ATTEMPTS + LAST_CALLS_AFTER_SILENCE} replies; ` +
+    `the model never called the coordination tools (${NEW_ANSWER}, ${VOTE}) in ${replies} replies; ` +
     `it may not support tool calling: use a model with tool calling for ${agent.label}, or one that follows the JSON text form`
   );
+}
+
+/**
+ * Sets aside an agent still waiting for news after its silent turn (see `AgentRuntime.silentTurns`) once nothing can
+ * change the board any more: its last call would only repeat that turn.
+ */
+export function setAsideSilent(ctx: RunContext, agent: AgentRuntime): void {
+  ctx.markFailed(agent, silenceMessage(agent, MAX_ENFORCEMENT_ATTEMPTS), 'protocol');
 }
 
 /** Servers such as Ollama answer 400 "<model> does not support tools" when a model has no tool calling. */
@@ -70,6 +79,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       return;
     } catch (err) {
       if (ctx.stopCause || agent.failed || ctx.decided) return;
+      const shown = agent.conversation.seenRevision;
       agent.conversation.restore(checkpoint);
       // The retried turn starts from before those notes were shown: show them again.
       agent.notes.pending.unshift(...agent.notes.delivered);
@@ -80,7 +90,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       // fumbled the protocol or a turn that ran out of time.
       const silent = err instanceof TurnError && err.silent;
       const retryable = err instanceof TurnError && err.retryable && !(silent && agent.silentTurns > 0);
-      const message = silent && agent.silentTurns > 0 ? silenceMessage(agent) : errorMessage(err);
+      const message = silent && agent.silentTurns > 0 ? silenceMessage(agent, MAX_ENFORCEMENT_ATTEMPTS + LAST_CALLS_AFTER_SILENCE) : errorMessage(err);
       const cause = failureCause(err);
       if (silent) agent.silentTurns++;
       agent.consecutiveFailures++;
@@ -88,6 +98,12 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       ctx.emit({ type: 'turn_failed', agentId: agent.spec.id, error: message, cause, willRetry });
       if (!willRetry) {
         ctx.markFailed(agent, message, cause, err instanceof ProviderError ? err.unreachable : undefined);
+        return;
+      }
+      if (silent) {
+        // Its last call waits until the board shows it something new: the orchestrator starts it then, in a round,
+        // or sets the agent aside (setAsideSilent) once nothing else can change the board.
+        agent.quietSince = shown;
         return;
       }
       const delayMs = retryDelayMs(agent.consecutiveFailures, ctx.retry, undefined, ctx.options.random);
@@ -170,6 +186,11 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
     const response = await askModel(ctx, agent, voteOnly, signal);
     stillOn(agent, signal);
     if (!response) continue;
+    if ('unparsed' in response) {
+      invalidAttempts++;
+      correct(ctx, agent, { kind: 'unparsed', output: response.unparsed }, { attempt: invalidAttempts, of: attempts, silent: false }, voteOnly, false, false);
+      continue;
+    }
     // Models without tool calling may write the call as JSON in their text; their results then go back as text.
     const textual = response.toolCalls.length === 0;
     const calls = textual ? parseTextToolCalls(response.text, `text_${agent.label}_${step}_${invalidAttempts}`) : response.toolCalls;
@@ -185,10 +206,12 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
         // The checks outlast a turn timeout by design (see answer-checks.ts), and re-check the cancel themselves.
         const checks = change && ctx.options.checks ? await checkAnswer(ctx, agent, ctx.options.checks, change, signal) : undefined;
         acceptAnswer(ctx, agent, said, verdict.call, verdict.content, textual, change, checks);
+        ignoreRepeats(ctx, agent, verdict.repeats, textual);
         return;
       }
       case 'vote':
         acceptVote(ctx, agent, verdict.call, verdict.targetLabel, verdict.reason, textual, verdict.note);
+        ignoreRepeats(ctx, agent, verdict.repeats, textual);
         return;
       case 'tools':
         ctx.setSettled(agent, voteOnly);
@@ -209,8 +232,11 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
   throw new TurnError(`more than ${MAX_TOOL_STEPS_PER_TURN} tool steps in one turn`, true, 'protocol');
 }
 
-/** One model call for the turn; null when the server refused tool definitions and the agent switched to text. */
-async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean, signal: AbortSignal): Promise<ModelResponse | null> {
+/**
+ * One model call for the turn; null when the server refused tool definitions and the agent switched to text;
+ * `unparsed` when the server could not parse the model's reply (what it quoted of it).
+ */
+async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean, signal: AbortSignal): Promise<ModelResponse | { unparsed: string } | null> {
   const toolbox = agent.spec.toolbox;
   const system = buildCoordinationSystemPrompt({
     systemMessage: agent.spec.systemMessage,
@@ -256,6 +282,8 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
   try {
     return await callModel(ctx, agent, request, signal, 'coordination');
   } catch (err) {
+    // A cut or malformed call the server could not read is the model's reply, refused like a malformed call.
+    if (err instanceof ProviderError && err.kind === 'unparsed_output') return { unparsed: err.output ?? '' };
     if (agent.textOnly || !refusesTools(err)) throw err;
     agent.textOnly = true;
     ctx.emit({ type: 'retry', agentId: agent.spec.id, attempt: 2, delayMs: 0, error: `${errorMessage(err)}; continuing with coordination calls as JSON text` });
@@ -269,7 +297,9 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
  */
 async function snapshotIfAnswering(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly: boolean, signal: AbortSignal): Promise<AnswerChange | undefined> {
   const workspace = agent.spec.workspace;
-  if (!workspace || voteOnly || calls.length !== 1 || calls[0].name !== NEW_ANSWER) return undefined;
+  const repeats = repeatedCalls(calls);
+  const distinct = calls.filter((c) => !repeats.includes(c));
+  if (!workspace || voteOnly || distinct.length !== 1 || distinct[0].name !== NEW_ANSWER) return undefined;
   const version = (ctx.board.latest(agent.spec.id)?.version ?? 0) + 1;
   try {
     return await raceAbort(workspace.snapshot(`${agent.label}.${version}`, signal), signal);
@@ -293,23 +323,39 @@ function judge(ctx: RunContext, agent: AgentRuntime, calls: ToolCall[], voteOnly
   });
 }
 
+/** What is wrong with a reply: a verdict's, or a reply the server could not parse (`output`: what it quoted). */
+type Fault = Extract<ResponseVerdict, { kind: 'invalid' | 'none' }> | { kind: 'unparsed'; output: string };
+
+/** Room for the quoted reply in the correction: enough to recognise it. */
+const UNPARSED_EXCERPT_CHARS = 160;
+
 /** A refused or missing coordination call: tell the model what to fix, or give up after the allowed attempts. */
 function correct(
   ctx: RunContext,
   agent: AgentRuntime,
-  verdict: Extract<ResponseVerdict, { kind: 'invalid' | 'none' }>,
+  verdict: Fault,
   { attempt, of, silent }: { attempt: number; of: number; silent: boolean },
   voteOnly: boolean,
   textual: boolean,
   canVote: boolean,
 ): void {
-  let message = verdict.kind === 'none' ? (voteOnly ? ENFORCEMENT_MESSAGE_VOTE_ONLY : ENFORCEMENT_MESSAGE) : verdict.summary;
+  let message =
+    verdict.kind === 'none'
+      ? voteOnly
+        ? ENFORCEMENT_MESSAGE_VOTE_ONLY
+        : ENFORCEMENT_MESSAGE
+      : verdict.kind === 'unparsed'
+        ? COORDINATION_RESULTS.unparsedReply(oneLine(verdict.output, UNPARSED_EXCERPT_CHARS), voteOnly)
+        : verdict.summary;
   // After a second reply without any call, offer the text form: the model may not be able to call tools.
   if (verdict.kind === 'none' && attempt >= 2) message = `${message} ${TEXT_TOOL_PROTOCOL}`;
   ctx.emit({ type: 'correction', agentId: agent.spec.id, attempt, message });
   if (verdict.kind === 'invalid') {
     if (verdict.sameAs) ctx.sameAs.set(agent.label, verdict.sameAs);
     for (const r of verdict.results) toolResult(ctx, agent, r.call, false, r.content, textual);
+  } else if (verdict.kind === 'unparsed') {
+    // The server kept nothing of the reply, so the conversation has no assistant turn for it to follow.
+    agent.conversation.appendUserText(message);
   } else {
     agent.conversation.append({ role: 'user', content: message });
   }
@@ -329,6 +375,11 @@ function correct(
 function leavesAVote(verdict: Extract<ResponseVerdict, { kind: 'invalid' }>, canVote: boolean): boolean {
   if (verdict.sameAs) return true;
   return canVote && verdict.results.every((r) => r.call.name === VOTE);
+}
+
+/** The same coordination call sent again in the accepted response: every call id needs its result. */
+function ignoreRepeats(ctx: RunContext, agent: AgentRuntime, repeats: ToolCall[] | undefined, textual: boolean): void {
+  for (const call of repeats ?? []) toolResult(ctx, agent, call, true, COORDINATION_RESULTS.repeatedCall(call.name), textual);
 }
 
 function acceptAnswer(ctx: RunContext, agent: AgentRuntime, said: ChatMessage, call: ToolCall, content: string, textual: boolean, change: AnswerChange | undefined, checks: CheckResult[] | undefined): void {

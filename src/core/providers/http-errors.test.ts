@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { callId, parseRetryAfter, redact, statusError, toProviderError, unreachableError, type SdkErrors } from './http-errors';
+import { callId, parseRetryAfter, redact, statusError, toProviderError, unparsedOutputError, unreachableError, type SdkErrors } from './http-errors';
 import { ProviderError } from './types';
 
 describe('provider HTTP errors', () => {
@@ -28,6 +28,16 @@ describe('provider HTTP errors', () => {
     );
     assert.equal(statusError(429, 'm @ http://x', 'slow down', new Headers({ 'retry-after': '3' })).retryAfterMs, 3000);
     assert.equal(statusError(429, 'm @ http://x', 'slow down', new Headers()).retryAfterMs, undefined);
+  });
+
+  it("takes a server's report that it could not parse the model's reply for the model's output (llama.cpp), on 5xx only", () => {
+    const unparsed = statusError(500, 'm @ http://x', 'Failed to parse input at pos 7: <tool_call>{"name"', undefined);
+    assert.equal(unparsed.kind, 'unparsed_output');
+    assert.equal(unparsed.retryable, false);
+    assert.equal(unparsed.output, '<tool_call>{"name"');
+    assert.equal(statusError(400, 'm @ http://x', 'Failed to parse input at pos 7: x', undefined).kind, 'invalid_request');
+    assert.equal(statusError(500, 'm @ http://x', 'Failed to load model', undefined).kind, 'server');
+    assert.equal(unparsedOutputError('m @ http://x', 'the input was fine'), undefined);
   });
 
   it('parses retry-after given as an HTTP date', () => {

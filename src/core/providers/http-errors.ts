@@ -74,12 +74,32 @@ export function kindForStatus(status: number): ProviderErrorKind {
   return ruleFor(status).kind;
 }
 
+/** How llama.cpp says its chat parser could not read the model's reply; the reply itself follows. */
+const UNPARSED_OUTPUT = /^Failed to parse input at pos \d+:\s*/;
+
+/**
+ * The error for a server's report that it could not parse the model's own reply (llama.cpp answers HTTP 500, or sends
+ * an error event in a stream that had begun, `status` undefined), with the quoted reply as `output`; undefined for
+ * any other message.
+ */
+export function unparsedOutputError(at: string, serverMessage: string, status?: number): ProviderError | undefined {
+  const match = UNPARSED_OUTPUT.exec(serverMessage);
+  if (!match) return undefined;
+  const http = status === undefined ? '' : ` (HTTP ${status})`;
+  return new ProviderError('unparsed_output', `${at} could not parse the model's reply${http}: ${serverMessage}`, {
+    ...(status !== undefined ? { status } : {}),
+    output: serverMessage.slice(match[0].length),
+  });
+}
+
 /**
  * The error for an HTTP status. `at` names the model and server, `serverMessage` is the server's explanation, already
  * redacted; `baseUrlHint` ends the model-or-base-URL advice a 404 gets.
  * No `cause`: the SDK error carries the server's message, which may echo the key.
  */
 export function statusError(status: number, at: string, serverMessage: string, headers: Headers | undefined, baseUrlHint = ''): ProviderError {
+  const unparsed = status >= 500 ? unparsedOutputError(at, serverMessage, status) : undefined;
+  if (unparsed) return unparsed;
   const rule = ruleFor(status);
   const advice = status === 404 ? ` (check that the model name and the base URL are right${baseUrlHint})` : '';
   const retryAfterMs = parseRetryAfter(headers);

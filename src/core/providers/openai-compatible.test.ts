@@ -294,6 +294,32 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     assert.ok(error.message.length < 600, `${error.message.length} characters`);
   });
 
+  it("classifies llama.cpp's unparsable reply (HTTP 500) as the model's output, not retried, quoting the reply", async () => {
+    await start(() => ({ error: { status: 500, message: 'Failed to parse input at pos 12: <tool_call>\n{"name": "vote", "arguments": {"agent_id": ', type: 'server_error' } }));
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.equal(error.kind, 'unparsed_output');
+    assert.equal(error.status, 500);
+    assert.equal(error.retryable, false);
+    assert.equal(error.output, '<tool_call> {"name": "vote", "arguments": {"agent_id":');
+    assert.match(error.message, /could not parse the model's reply \(HTTP 500\): Failed to parse input at pos 12: <tool_call>/);
+  });
+
+  it('classifies the same report sent as an error event in a begun stream, after the text it streamed', async () => {
+    await start(() => ({ text: 'Let me vote.', errorEvent: { message: 'Failed to parse input at pos 13: <tool_call>{"name": "vote"' } }));
+    const deltas: StreamDelta[] = [];
+    const error = await rejection(provider().complete(request(), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) }));
+    assert.equal(error.kind, 'unparsed_output');
+    assert.equal(error.output, '<tool_call>{"name": "vote"');
+    assert.equal(deltas.map((d) => d.text).join(''), 'Let me vote.');
+  });
+
+  it('other server failures stay retryable server errors', async () => {
+    await start(() => ({ text: 'x', errorEvent: { message: 'slot unavailable' } }));
+    const inStream = await rejection(provider().complete(request(), { signal: new AbortController().signal }));
+    assert.equal(inStream.kind, 'server');
+    assert.equal(inStream.retryable, true);
+  });
+
   it('reports a stream cut mid-way after delivering the partial deltas', async () => {
     await start(() => ({ text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 4, cut: { afterChunks: 4 } }));
     const deltas: StreamDelta[] = [];

@@ -13,7 +13,7 @@ import type {
   Usage,
 } from './types';
 import { ProviderError } from './types';
-import { callId, HEADERS_TIMEOUT_MS, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
+import { callId, HEADERS_TIMEOUT_MS, PLACEHOLDER_KEY, redact, statusError, toProviderError, unparsedOutputError, type SdkErrors } from './http-errors';
 import { CACHE_POLICIES, type PromptCachePolicy } from '../usage/cache';
 import { publicUrl } from '../util/url';
 import { RAW_ARGUMENTS_KEY, toolInput } from './turns';
@@ -264,7 +264,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     const at = `${this.model} @ ${this.shownUrl}`;
     if (error.status === undefined) {
       // An `error` object sent after a 200: inside the SSE stream, or as the whole JSON body.
-      return new ProviderError('server', `${at} reported an error in its response: ${serverMessage}`);
+      return unparsedOutputError(at, serverMessage) ?? new ProviderError('server', `${at} reported an error in its response: ${serverMessage}`);
     }
     // Many servers serve the API under /v1 only; guessing a rewrite would break paths like OpenRouter's /api/v1.
     const v1 = this.baseUrl.endsWith('/v1') || this.options.defaultQuery ? '' : `; did you mean ${this.shownUrl}/v1?`;

@@ -108,6 +108,11 @@ export type ProviderErrorKind =
   | 'stream_cut'
   /** The request was aborted by us (cancel, timeout). */
   | 'aborted'
+  /**
+   * The server could not parse the model's own reply (llama.cpp: "Failed to parse input at pos N: …", a cut or
+   * malformed tool call): the model's doing, repeated by a retry at a low temperature, so the engine corrects it.
+   */
+  | 'unparsed_output'
   | 'unknown';
 
 /** A server a request never reached: its URL and why, in words ("connection refused"). */
@@ -124,14 +129,21 @@ export class ProviderError extends Error {
   readonly retryAfterMs?: number;
   /** Set when the request never reached the server, so views can name it in one line. */
   readonly unreachable?: UnreachableServer;
+  /** For `unparsed_output`: what the server quoted of the model's reply (clipped, one line). */
+  readonly output?: string;
 
-  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown; unreachable?: UnreachableServer } = {}) {
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    options: { status?: number; retryAfterMs?: number; cause?: unknown; unreachable?: UnreachableServer; output?: string } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.unreachable = options.unreachable;
+    this.output = options.output;
   }
 
   get retryable(): boolean {
