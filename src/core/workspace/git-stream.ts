@@ -32,7 +32,6 @@ export function streamGit(args: readonly string[], onStdout: (chunk: Buffer) => 
       resolve({ exitCode: null, stderr: '', stopped: false, timedOut: false, cancelled: true });
       return;
     }
-    const child = spawnGit(args, { cwd: options.cwd, env: options.env });
     let stderr = '';
     let stopped = false;
     let timedOut = false;
@@ -44,12 +43,15 @@ export function streamGit(args: readonly string[], onStdout: (chunk: Buffer) => 
       cancelled = true;
       kill();
     };
+    // Armed before the spawn, so the time git takes to start counts, and a git that ends at once under load (its end
+    // read in the loop's first turn) cannot slip past a timeout that was already due.
     const timer = options.timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
           timedOut = true;
           kill();
         }, options.timeoutMs);
+    const child = spawnGit(args, { cwd: options.cwd, env: options.env });
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       if (stopped || timedOut || cancelled) return;
