@@ -179,6 +179,16 @@ export class Orchestrator {
     return null;
   }
 
+  /** Why the run would end now that no turn is running (a stop aside), or null while it goes on. */
+  private ending(live: AgentRuntime[], due: AgentRuntime[], roundsLeft: boolean): EndReason | null {
+    const { ctx } = this;
+    if (ctx.decided) return 'majority';
+    if (ctx.budget.reached) return 'budget';
+    if (live.length === 0) return 'all_failed';
+    if (due.length === 0) return live.every((a) => ctx.capReached(a)) ? 'answer_cap' : 'consensus';
+    return roundsLeft ? null : 'max_rounds';
+  }
+
   /** Null when the run may end here: no stage is left, or the stages so far settle it (see escalation.ts). */
   private stageTrigger(ending: EndReason): EscalationTrigger | null {
     const { ctx, stages } = this;
@@ -231,7 +241,7 @@ export class Orchestrator {
         // The run ends only between rounds, as it always did: every turn has ended.
         if (running.size === 0) {
           if (ctx.stopCause) return ctx.stopCause;
-          const ending = ctx.decided ? 'majority' : ctx.budget.reached ? 'budget' : live.length === 0 ? 'all_failed' : due.length === 0 ? (live.every((a) => ctx.capReached(a)) ? 'answer_cap' : 'consensus') : roundsLeft ? null : 'max_rounds';
+          const ending = this.ending(live, due, roundsLeft);
           if (ending) {
             // Where the run would end, the stage rule may call the next stage instead (never past the budget).
             const trigger = ending === 'budget' ? null : this.stageTrigger(ending);
