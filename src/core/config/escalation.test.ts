@@ -53,7 +53,7 @@ describe('config: orchestrator.escalation', () => {
     assert.match(problems('    min_agreeing: 2\n'), /team\.yaml:11: .*either stages: .*one of them/);
     assert.match(problems('    stages: [[cheap-a, cheap-b, strong-c, strong-d]]\n'), /nothing to escalate to/);
     assert.match(problems('    start: 4\n'), /team\.yaml:12: orchestrator\.escalation\.start: 4 leaves no agent for a later stage \(the team has 4\); use at most 3/);
-    assert.match(problems('    stages: [[]]\n'), /team\.yaml:12: orchestrator\.escalation\.stages\[0\]/);
+    assert.match(problems('    stages:\n      - [cheap-a]\n      - []\n      - [cheap-bb]\n'), /team\.yaml:14: orchestrator\.escalation\.stages\[1\] is empty: list the ids of the agents that join at stage 2\n.*team\.yaml:15: .*"cheap-bb" \(did you mean cheap-b\?\)/);
   });
 
   it('warns when min_agreeing is more than stage 1 can reach, and about unknown keys', () => {

@@ -8,7 +8,7 @@ import type { Escalation } from './types';
 
 export const EscalationSchema = z.object({
   /** Agent ids per stage, in order. */
-  stages: z.array(z.array(z.string().min(1)).min(1)).min(1).nullish(),
+  stages: z.array(z.array(z.string().min(1))).min(1).nullish(),
   /** The first K agents in config order are stage 1, the rest stage 2. */
   start: z.int().positive().nullish(),
   /** A stage ends the run only when at least this many agents agree. */
@@ -45,8 +45,12 @@ export function toEscalation(raw: z.infer<typeof EscalationSchema> | null | unde
   } else {
     const seen = new Map<string, string>();
     let bad = false;
-    stages = raw.stages!.map((stage, i) =>
-      stage.filter((id, j) => {
+    stages = raw.stages!.map((stage, i) => {
+      if (stage.length === 0) {
+        report.error([...at, 'stages', i], `orchestrator.escalation.stages[${i}] is empty: list the ids of the agents that join at stage ${i + 1}`);
+        bad = true;
+      }
+      return stage.filter((id, j) => {
         const path = [...at, 'stages', i, j];
         const where = `orchestrator.escalation.stages[${i}][${j}]`;
         if (!ids.includes(id)) {
@@ -61,8 +65,8 @@ export function toEscalation(raw: z.infer<typeof EscalationSchema> | null | unde
         }
         seen.set(id, where);
         return true;
-      }),
-    );
+      });
+    });
     if (bad) return undefined;
     const rest = ids.filter((id) => !seen.has(id));
     if (rest.length > 0) {
