@@ -17,6 +17,7 @@ import { table, type Goal, type Scenario, type ScenarioResult } from './lib/repo
 import { activation } from './scenarios/activation';
 import { checks } from './scenarios/checks';
 import { consensus } from './scenarios/consensus';
+import { escalation } from './scenarios/escalation';
 import { overhead } from './scenarios/overhead';
 import { realModel } from './scenarios/real-model';
 import { sandbox } from './scenarios/sandbox';
@@ -28,7 +29,7 @@ import { upstream } from './scenarios/upstream';
 import { viewer } from './scenarios/viewer';
 import { workspace } from './scenarios/workspace';
 
-const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, upstream, viewer, scale, sizes, workspace, sandbox, stress, checks, realModel];
+const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, upstream, viewer, scale, sizes, workspace, sandbox, stress, checks, escalation, realModel];
 
 interface Args {
   quick: boolean;

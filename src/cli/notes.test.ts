@@ -8,6 +8,8 @@ describe('cli notes: one line', () => {
     assert.deepEqual(parseNoteLine('/change the input may be negative'), { kind: 'note', text: 'the input may be negative', changesTask: true });
     assert.deepEqual(parseNoteLine('/change @agent1 only you: use BigInt'), { kind: 'note', text: 'only you: use BigInt', changesTask: true, agentLabel: 'agent1' });
     assert.deepEqual(parseNoteLine('/answer'), { kind: 'answer' });
+    assert.deepEqual(parseNoteLine(' /escalate '), { kind: 'escalate' });
+    assert.deepEqual(parseNoteLine('/escalate now please'), { kind: 'unknown', command: '/escalate' }, 'a command takes no text');
   });
 
   it('empty lines and unknown commands', () => {

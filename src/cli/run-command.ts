@@ -18,6 +18,7 @@ import { planWorkspace } from '../core/run/workspace-plan';
 import { newLogDir } from '../core/status/run-log';
 import { backendPricing } from '../core/usage/cost';
 import { estimateRun, type RunEstimate } from '../core/usage/estimate';
+import { estimateEscalatingRun } from '../core/usage/escalation-estimate';
 import { errorMessage } from '../core/util/errors';
 import { applyPatch } from '../core/workspace/apply';
 import { privateRunBase } from '../core/workspace/run-base';
@@ -167,13 +168,15 @@ function fail(io: CliIO, code: number, message: string): number {
 }
 
 function estimateFor(config: MassGenConfig, question: string): RunEstimate {
-  return estimateRun({
+  const input = {
     agents: config.agents.map((a) => ({ id: a.id, model: a.backend.model, pricing: backendPricing(a.backend).pricing, systemPromptChars: a.systemMessage?.length })),
     question,
     maxNewAnswersPerAgent: config.orchestrator.maxNewAnswersPerAgent,
     maxRounds: config.orchestrator.maxRounds,
     finalAnswer: config.orchestrator.finalAnswer,
-  });
+  };
+  const { escalation } = config.orchestrator;
+  return escalation ? estimateEscalatingRun(input, escalation) : estimateRun(input);
 }
 
 /** MCP tools that need approval: allowed with --approve-tools, else denied (said once per agent and tool). */
@@ -261,7 +264,7 @@ export function formatEstimate(e: RunEstimate, config: MassGenConfig): string {
   const b = config.orchestrator.budget;
   const caps = b ? [b.maxCostUsd !== undefined && `cost ${usd(b.maxCostUsd)}`, b.maxTotalTokens !== undefined && `${b.maxTotalTokens} tokens`, b.maxCalls !== undefined && `${b.maxCalls} calls`].filter(Boolean).join(', ') : '';
   return [
-    `Estimate for ${config.agents.length} agent(s), nothing spent:`,
+    `Estimate for ${config.agents.length} agent(s)${config.orchestrator.escalation ? ` in ${config.orchestrator.escalation.stages.length} escalation stages` : ''}, nothing spent:`,
     `  model calls:   ${range(e.calls)}`,
     `  input tokens:  ${range(e.inputTokens)}`,
     `  output tokens: ${range(e.outputTokens)}`,

@@ -20,6 +20,7 @@ const num = z.number();
 const bool = z.boolean();
 
 export const EndReasonSchema = z.enum(['consensus', 'answer_cap', 'majority', 'max_rounds', 'timeout', 'budget', 'cancelled', 'user_stop', 'all_failed']);
+const StageReasonSchema = z.enum(['start', 'disagreement', 'failing_check', 'agent_failed', 'vote_cap', 'user_note', 'min_agreeing']);
 const NoteUndeliveredReasonSchema = z.enum(['final_answer', 'agent_failed', ...EndReasonSchema.options]);
 export const AgentInfoSchema = z.object({ id: str, label: str, model: str, provider: str, priced: bool });
 export const BudgetSchema = z.object({ maxCostUsd: z.optional(num), maxTotalTokens: z.optional(num), maxCalls: z.optional(num) });
@@ -61,6 +62,7 @@ export const BudgetReachedSchema = ev('budget_reached', { limit: BudgetLimit, li
 export const RunEventSchema = z.discriminatedUnion('type', [
   ev('run_started', { runId: str, question: str, agents: z.array(AgentInfoSchema), startedAt: str, finalAnswerMode: Mode, budget: z.optional(BudgetSchema), workspace: z.optional(WorkspaceInfoSchema) }),
   ev('round_started', { round: num, agentIds: z.array(str) }),
+  ev('stage_started', { stage: num, agents: z.array(str), reason: StageReasonSchema }),
   ev('turn_started', { agentId: str, round: num, boardRevision: num, voteOnly: bool }),
   ev('tools_ready', { agentId: str, tools: z.array(str), error: z.optional(str) }),
   ev('agent_updated', { agentId: str, labels: z.array(str), via: z.enum(['next_turn', 'tool_result']) }),
@@ -133,6 +135,8 @@ export const RunStateSchema = z.object({
   workspace: z._default(z.nullable(WorkspaceInfoSchema), null),
   notes: z._default(z.array(z.object({ id: str, text: str, agentIds: z.array(str), changesTask: bool, t: num, deliveredTo: z.array(str), undelivered: z.optional(z.object({ agentIds: z.array(str), reason: NoteUndeliveredReasonSchema })) })), []),
   checks: z._default(z.record(str, z.object({ agentId: str, names: z.array(str), results: z.array(CheckResultSchema) })), {}),
+  // Runs stored before escalation existed had none.
+  escalation: z._default(z.nullable(z.object({ stages: z.array(z.object({ stage: num, agents: z.array(str), reason: StageReasonSchema, t: num, afterRound: num })) })), null),
   endReason: z.nullable(EndReasonSchema),
   error: z.nullable(str),
   budget: z.nullable(BudgetSchema),

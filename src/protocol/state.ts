@@ -9,7 +9,7 @@
 // nothing else from src/core reaches the webview bundle.
 
 import type { RunEvent } from '../core/engine/events';
-import { applyEvent, currentVotes, initialRunState, noteMissedWhy, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
+import { applyEvent, currentVotes, initialRunState, noteMissedWhy, stageWhy, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
 import type { FailureCause } from '../core/engine/events';
 import { COORDINATION_TOOLS } from '../core/engine/tool-names';
 import { assertNever } from '../core/util/errors';
@@ -157,6 +157,9 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       break;
     case 'round_started':
       push(extras, { ...base, agentId: null, kind: 'round', label: `R${event.round}`, detail: `Round ${event.round}: ${event.agentIds.map(labelOf).join(', ')}` });
+      break;
+    case 'stage_started':
+      push(extras, { ...base, agentId: null, kind: 'round', label: `S${event.stage}`, detail: `Stage ${event.stage}: ${event.agents.map(labelOf).join(', ')} (${stageWhy(event.reason)})` });
       break;
     case 'turn_started':
       Object.assign(agentExtras(extras, event.agentId), { lastFailure: null, lastFailureCause: null, streamedChars: 0 });

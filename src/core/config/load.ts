@@ -16,6 +16,7 @@ import {
   RootSchema, TimeoutSchema, UPSTREAM_ONLY,
 } from './schema';
 import { CheckSchema, toChecks } from './checks';
+import { EscalationSchema, toEscalation } from './escalation';
 import { check, ConfigError, field, Report, showPath, warnUnknownKeys, type ConfigWarning, type Path } from './report';
 import { DEFAULT_ORCHESTRATOR, DEFAULT_TIMEOUTS, type AgentConfig, type BackendConfig, type Budget, type MassGenConfig } from './types';
 
@@ -217,6 +218,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
   warnUnknownKeys(rec.orchestrator, Object.keys(OrchestratorSchema.shape), UPSTREAM_ONLY.orchestrator, ['orchestrator'], report);
   warnUnknownKeys(field(rec.orchestrator, 'timeout'), Object.keys(OrchestratorTimeoutSchema.shape), UPSTREAM_ONLY.orchestrator_timeout, ['orchestrator', 'timeout'], report);
   warnUnknownKeys(field(rec.orchestrator, 'budget'), Object.keys(BudgetSchema.shape), UPSTREAM_ONLY.budget, ['orchestrator', 'budget'], report);
+  warnUnknownKeys(field(rec.orchestrator, 'escalation'), Object.keys(EscalationSchema.shape), UPSTREAM_ONLY.escalation, ['orchestrator', 'escalation'], report);
   warnUnknownKeys(rec.timeout_settings, Object.keys(TimeoutSchema.shape), UPSTREAM_ONLY.timeout_settings, ['timeout_settings'], report);
   const contextPaths = field(rec.orchestrator, 'context_paths');
   if (Array.isArray(contextPaths)) contextPaths.forEach((c, i) => warnUnknownKeys(c, Object.keys(ContextPathSchema.shape), UPSTREAM_ONLY.context_path, ['orchestrator', 'context_paths', i], report));
@@ -246,12 +248,15 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
     if (first < i) report.error(['agents', i, 'id'], `agents[${i}]: duplicate id "${agent.id}" (also used by agents[${first}]); ids must be unique`);
   });
   const checks = toChecks(root?.orchestrator?.checks ?? [], ['orchestrator', 'checks'], report);
+  const team = root?.orchestrator?.skip_coordination_rounds ? skipCoordination(agents, report) : agents;
+  const skipping = Boolean(root?.orchestrator?.skip_coordination_rounds && root.orchestrator.escalation);
+  if (skipping) report.warn(['orchestrator', 'escalation'], 'orchestrator.escalation is ignored: skip_coordination_rounds runs the first agent alone');
+  const escalation = skipping ? undefined : toEscalation(root?.orchestrator?.escalation, team.map((a) => a.id), report);
   if (report.errors.length > 0 || !root) throw new ConfigError(report.errors);
 
   const orch = root.orchestrator ?? {};
   const orchestratorSensitivity = orch.voting_sensitivity ? mapSensitivity(orch.voting_sensitivity, ['orchestrator', 'voting_sensitivity'], 'orchestrator.', report) : undefined;
   const votingSensitivity = runSensitivity(orchestratorSensitivity, agents, DEFAULT_ORCHESTRATOR.votingSensitivity, report);
-  const team = orch.skip_coordination_rounds ? skipCoordination(agents, report) : agents;
   const perAgentCap = orch.skip_coordination_rounds ? 1 : (orch.max_new_answers_per_agent ?? DEFAULT_ORCHESTRATOR.maxNewAnswersPerAgent);
   if (orch.coordination?.enable_planning_mode) {
     // Upstream's switch: without upstream's irreversibility analysis, every side-effecting MCP tool is blocked.
@@ -282,6 +287,7 @@ export function parseConfigText(text: string, fileName: string, env: NodeJS.Proc
         ...(orch.context_paths?.length ? { contextPaths: orch.context_paths.map((c) => ({ path: c.path, permission: c.permission ?? 'read' })) } : {}),
         ...(checks.length ? { checks } : {}),
         ...(orch.verification ? { verification: orch.verification } : {}),
+        ...(escalation ? { escalation } : {}),
       },
       timeouts: {
         // Upstream documents orchestrator.timeout but only reads timeout_settings; we honour both.

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { CheckSchema, VerificationSchema } from './checks';
+import { EscalationSchema } from './escalation';
 import { McpBackendKeys } from './mcp';
 import { seconds, waitSeconds } from './seconds';
 import { DEFAULT_MODELS } from './backends';
@@ -106,6 +107,7 @@ export const OrchestratorSchema = z.object({
   verification: VerificationSchema.nullish(),
   timeout: OrchestratorTimeoutSchema.nullish(),
   budget: BudgetSchema.nullish(),
+  escalation: EscalationSchema.nullish(),
 });
 export const TimeoutSchema = z.object({
   orchestrator_timeout_seconds: seconds.nullish(),
@@ -158,6 +160,7 @@ export const UPSTREAM_ONLY = {
   context_path: ['protected_paths'],
   pricing: [],
   budget: [],
+  escalation: [],
 } as const;
 
 /** Names seen in upstream docs that we spell differently. */

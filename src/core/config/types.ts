@@ -182,6 +182,14 @@ export interface OrchestratorConfig {
   checks?: CheckSpec[];
   /** How much the checks count; unset = `inform` when there are checks (see `verificationOf`). */
   verification?: Verification;
+  /** Ours: the team in stages, the later ones called only when the earlier do not settle the run. Absent = off. */
+  escalation?: Escalation;
+}
+
+/** Agent ids per stage (every agent in exactly one), and the fewest agreeing agents that may end a stage. */
+export interface Escalation {
+  stages: string[][];
+  minAgreeing: number;
 }
 
 /** A project check (`npm test`): run in the sandbox on each answer version's snapshot, never by the agents. */

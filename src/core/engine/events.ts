@@ -17,6 +17,14 @@ export type EndReason =
   | 'user_stop'
   | 'all_failed';
 
+/**
+ * Why an escalation stage started (orchestrator.escalation): `start` for stage 1; else what the agents before it left
+ * unsettled: their votes on two or more answers, the agreed answer failing a required check, an agent failure, a cap
+ * reached without agreement, the user asking for it, or fewer agreeing agents than `min_agreeing`.
+ */
+export type StageReason = 'start' | EscalationTrigger;
+export type EscalationTrigger = 'disagreement' | 'failing_check' | 'agent_failed' | 'vote_cap' | 'user_note' | 'min_agreeing';
+
 /** Why a note reached some of its agents no more (see the `note_undelivered` event). */
 export type NoteUndeliveredReason = 'final_answer' | 'agent_failed' | EndReason;
 
@@ -114,6 +122,8 @@ interface Base {
 export type RunEventBody =
   | { type: 'run_started'; runId: string; question: string; agents: AgentInfo[]; startedAt: string; finalAnswerMode: 'as_is' | 'synthesize'; budget?: Budget; workspace?: WorkspaceInfo }
   | { type: 'round_started'; round: number; agentIds: string[] }
+  /** An escalation stage's agents join the run (stage 1 as it starts); `agents`: their ids. */
+  | { type: 'stage_started'; stage: number; agents: string[]; reason: StageReason }
   | { type: 'turn_started'; agentId: string; round: number; boardRevision: number; voteOnly: boolean }
   /** An agent's tools (file tools, MCP servers) are ready; `error` when some failed to start (the rest are usable). */
   | { type: 'tools_ready'; agentId: string; tools: string[]; error?: string }

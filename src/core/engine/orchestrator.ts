@@ -8,10 +8,15 @@
 // run: new answers reach it as an update at its next boundary (its next turn, or the result of a tool call inside
 // a turn), so it never loses its context.
 //
-// This file holds the rounds and the stop; one turn is turn.ts, the end (winner, final answer) finish.ts.
+// With escalation stages (orchestrator.escalation) the run starts with stage 1's agents; where it would end, the
+// stage rule (escalation.ts) may call the next stage into the same coordination instead.
+//
+// This file holds the rounds, the stages and the stop; one turn is turn.ts, the end (winner, final answer) finish.ts.
 
 import type { TimerHandle } from '../util/clock';
-import type { AgentInfo, EndReason } from './events';
+import { failedRequired } from './check-gate';
+import { escalationTrigger, Stages, stagesFor } from './escalation';
+import type { AgentInfo, EndReason, EscalationTrigger } from './events';
 import { finish } from './finish';
 import type { RunOptions, RunResult } from './ports';
 import { RunContext, type AgentRuntime } from './run-context';
@@ -23,9 +28,19 @@ export class Orchestrator {
   /** The agents are done: the winner and the final answer are being decided, so a note reaches no one. */
   private finishing = false;
   private readonly cancelAtStart = new Set<AgentRuntime>();
+  /** Null without escalation. */
+  private readonly stages: Stages | null;
+  /** Failed agents of the joined stages when the current stage started, and the rounds run before it. */
+  private stageStart = { failed: 0, round: 0 };
+  /** The user asked for the next stage (see `escalate`). */
+  private escalateRequested = false;
 
   constructor(options: RunOptions) {
     this.ctx = new RunContext(options);
+    const plan = stagesFor(options.orchestrator.escalation, options.agents.map((a) => a.id));
+    this.stages = plan ? new Stages(plan) : null;
+    const first = this.stages?.first();
+    if (first) for (const a of this.ctx.agents) a.joined = first.includes(a.spec.id);
   }
 
   /**
@@ -51,6 +66,18 @@ export class Orchestrator {
     const trimmed = text.trim();
     if (!trimmed) throw new Error('the note is empty');
     return this.ctx.addNote(trimmed, this.finishing ? { ...options, undeliverable: 'final_answer' } : options);
+  }
+
+  /**
+   * The user's "escalate now": the next stage joins the run at once (its agents start with the next round), recorded
+   * with reason `user_note`. Throws, in words, when there is no stage left to call or the run is over.
+   */
+  escalate(): void {
+    if (this.ctx.ended || this.ctx.stopCause || this.finishing) throw new Error('the run is not running');
+    if (!this.stages) throw new Error('this run has no escalation stages (orchestrator.escalation)');
+    if (!this.stages.hasNext) throw new Error('every escalation stage has joined already');
+    this.escalateRequested = true;
+    this.ctx.wakeCoordinator();
   }
 
   /** Stops one agent; the run goes on with the others. Before `run()`, the agent is stopped as the run starts. */
@@ -83,6 +110,7 @@ export class Orchestrator {
         budget: options.orchestrator.budget,
         ...(options.workspace ? { workspace: options.workspace } : {}),
       });
+      if (this.stages) ctx.emit({ type: 'stage_started', stage: 1, agents: [...this.stages.first()], reason: 'start' });
       this.started = true;
       for (const agent of this.cancelAtStart) this.cancelAgent(agent.spec.id);
       const reason = await this.coordinate();
@@ -116,6 +144,8 @@ export class Orchestrator {
   private decideEarly(running: AgentRuntime[]): void {
     const { ctx } = this;
     if (!ctx.options.orchestrator.earlyDecision || running.length === 0 || ctx.decided) return;
+    // A stage ends the run only when every one of its agents agrees: no majority of it may decide early.
+    if (this.stages?.hasNext) return;
     if (!running.every((a) => ctx.capReached(a))) return;
     const live = ctx.live();
     // A note still on its way is awaited: the votes it may change are cast after it.
@@ -166,6 +196,48 @@ export class Orchestrator {
     for (const a of waiting) setAsideSilent(ctx, a);
   }
 
+  /** Why the run would end now that no turn is running (a stop aside), or null while it goes on. */
+  private ending(live: AgentRuntime[], due: AgentRuntime[], roundsLeft: boolean): EndReason | null {
+    const { ctx } = this;
+    if (ctx.decided) return 'majority';
+    if (ctx.budget.reached) return 'budget';
+    if (live.length === 0) return 'all_failed';
+    if (due.length === 0) return live.every((a) => ctx.capReached(a)) ? 'answer_cap' : 'consensus';
+    return roundsLeft ? null : 'max_rounds';
+  }
+
+  /** Null when the run may end here: no stage is left, or the stages so far settle it (see escalation.ts). */
+  private stageTrigger(ending: EndReason): EscalationTrigger | null {
+    const { ctx, stages } = this;
+    if (!stages?.hasNext) return null;
+    const checked = (label: string) => ctx.board.history().find((v) => v.label === label)?.checks;
+    return escalationTrigger({
+      votes: ctx.live().map((a) => (a.vote && ctx.hasCurrentVote(a) ? a.vote.targetLabel : null)),
+      failedSinceStageStart: this.failedJoined() - this.stageStart.failed,
+      capped: ending === 'answer_cap' || ending === 'max_rounds',
+      minAgreeing: stages.minAgreeing,
+      failsChecks: (label) => Boolean(ctx.options.checks && failedRequired(checked(label))?.length),
+    });
+  }
+
+  private failedJoined(): number {
+    return this.ctx.agents.filter((a) => a.joined && a.failed).length;
+  }
+
+  /** The next stage's agents join: they take turns from the next round on, seeing the board and the notes to all. */
+  private joinNextStage(reason: EscalationTrigger, round: number): void {
+    const { ctx } = this;
+    const ids = this.stages!.advance();
+    for (const id of ids) {
+      const agent = ctx.byId(id)!;
+      agent.joined = true;
+      agent.notes.pending.push(...ctx.notesForAll);
+    }
+    this.stageStart = { failed: this.failedJoined(), round };
+    ctx.decided = false;
+    ctx.emit({ type: 'stage_started', stage: this.stages!.stage, agents: [...ids], reason });
+  }
+
   private async coordinate(): Promise<EndReason> {
     const { ctx } = this;
     const maxRounds = ctx.options.orchestrator.maxRounds;
@@ -175,20 +247,29 @@ export class Orchestrator {
       for (;;) {
         // Armed before looking, so a turn that settles from here on is not missed.
         const settledOne = new Promise<void>((resolve) => (ctx.wakeCoordinator = resolve));
-        this.setAsideWithoutNews(running, round < maxRounds);
+        if (this.escalateRequested && !ctx.stopCause) {
+          this.escalateRequested = false;
+          this.joinNextStage('user_note', round);
+        }
+        // Each stage gets the whole round cap.
+        const roundsLeft = round - this.stageStart.round < maxRounds;
+        this.setAsideWithoutNews(running, roundsLeft);
         const live = ctx.live();
         const due = live.filter((a) => !ctx.hasCurrentVote(a) && !running.has(a) && !ctx.awaitsNews(a));
         // The run ends only between rounds, as it always did: every turn has ended.
         if (running.size === 0) {
           if (ctx.stopCause) return ctx.stopCause;
-          if (ctx.decided) return 'majority';
-          if (ctx.budget.reached) return 'budget';
-          if (live.length === 0) return 'all_failed';
-          if (due.length === 0) return live.every((a) => ctx.capReached(a)) ? 'answer_cap' : 'consensus';
-          if (round >= maxRounds) return 'max_rounds';
+          const ending = this.ending(live, due, roundsLeft);
+          if (ending) {
+            // Where the run would end, the stage rule may call the next stage instead (never past the budget).
+            const trigger = ending === 'budget' ? null : this.stageTrigger(ending);
+            if (!trigger) return ending;
+            this.joinNextStage(trigger, round);
+            continue;
+          }
         }
         // With no turn running this is the usual next round; with only settled ones it starts early.
-        const start = due.length > 0 && round < maxRounds && !ctx.stopCause && !ctx.decided && !ctx.budget.reached && [...running.keys()].every((a) => a.settled);
+        const start = due.length > 0 && roundsLeft && !ctx.stopCause && !ctx.decided && !ctx.budget.reached && [...running.keys()].every((a) => a.settled);
         if (start) {
           round++;
           ctx.emit({ type: 'round_started', round, agentIds: due.map((a) => a.spec.id) });

@@ -53,6 +53,8 @@ export interface AgentRuntime {
   textOnly: boolean;
   /** The toolbox's start, run once before the first turn. */
   toolsReady?: Promise<void>;
+  /** Its escalation stage has joined the run (always, in a run without stages): until then it takes no turn. */
+  joined: boolean;
   /**
    * Its running turn can no longer be expected to add an answer, so the next round need not wait for it: the turn
    * is vote-only (answer cap), or its latest response was refused in a way that leaves a vote as the move left
@@ -90,6 +92,8 @@ export class RunContext {
   decided = false;
   /** Notes the user said change the task. */
   readonly notesChangingTask = new Set<string>();
+  /** Notes to every agent: an escalation stage that joins later gets them at its first turn. */
+  readonly notesForAll: Note[] = [];
   private noteCount = 0;
   ended = false;
   /** `run_ended` was emitted: every later event is dropped. */
@@ -126,6 +130,7 @@ export class RunContext {
       turnController: null,
       textOnly: false,
       settled: false,
+      joined: true,
     }));
     this.board = new Board(this.agents.map((a) => ({ id: a.spec.id, label: a.label })));
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -157,8 +162,9 @@ export class RunContext {
     return this.runController.signal;
   }
 
+  /** The agents in the run: not failed, and their escalation stage has joined. */
   live(): AgentRuntime[] {
-    return this.agents.filter((a) => !a.failed);
+    return this.agents.filter((a) => !a.failed && a.joined);
   }
 
   byId(agentId: string): AgentRuntime | undefined {
@@ -210,6 +216,7 @@ export class RunContext {
    */
   addNote(text: string, options: { agentId?: string; changesTask?: boolean; undeliverable?: NoteUndeliveredReason } = {}): string {
     const to = options.agentId ? this.live().filter((a) => a.spec.id === options.agentId) : this.live();
+    if (to.length === 0 && options.agentId && this.byId(options.agentId)?.joined === false) throw new Error(`'${options.agentId}' has not joined the run: its escalation stage was not called`);
     if (to.length === 0) throw new Error(options.agentId ? `no live agent '${options.agentId}'` : 'no live agent to write to');
     const id = `note${++this.noteCount}`;
     const changesTask = Boolean(options.changesTask) && !options.undeliverable;
@@ -219,6 +226,7 @@ export class RunContext {
       return id;
     }
     if (changesTask) this.notesChangingTask.add(id);
+    if (!options.agentId) this.notesForAll.push({ id, text });
     for (const a of to) a.notes.pending.push({ id, text });
     for (const a of changesTask ? this.live() : to) {
       if (!a.vote) continue;

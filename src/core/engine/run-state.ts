@@ -5,7 +5,7 @@ import type { UnreachableServer, Usage } from '../providers/types';
 import type { Budget, FinalAnswerMode } from '../config/types';
 import { assertNever } from '../util/errors';
 import { COORDINATION_TOOLS } from './tool-names';
-import type { AgentInfo, AnswerChange, CheckResult, EndReason, EventOf, FailureCause, NoteUndeliveredReason, RunEvent, VoteRecord, WinnerVerification, WorkspaceInfo } from './events';
+import type { AgentInfo, AnswerChange, CheckResult, EndReason, EventOf, FailureCause, NoteUndeliveredReason, RunEvent, StageReason, VoteRecord, WinnerVerification, WorkspaceInfo } from './events';
 
 export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
 export type RunPhase = 'idle' | 'coordinating' | 'presenting' | 'done';
@@ -61,6 +61,18 @@ export interface VersionChecks {
   results: CheckResult[];
 }
 
+/** An escalation stage that has joined the run. */
+export interface StageState {
+  /** 1-based. */
+  stage: number;
+  /** Its agents' ids. */
+  agents: string[];
+  reason: StageReason;
+  /** When it joined (ms since the run started) and how many rounds had run before. */
+  t: number;
+  afterRound: number;
+}
+
 export interface AgentState extends AgentInfo {
   status: AgentStatus;
   answerCount: number;
@@ -109,6 +121,8 @@ export interface RunState {
   notes: NoteState[];
   /** Runs with checks: per answer version (agentK.M), the checks started on it and their results so far. */
   checks: Record<string, VersionChecks>;
+  /** Runs with escalation: the stages called so far, in order (the last is the current one); null without. */
+  escalation: { stages: StageState[] } | null;
   endReason: EndReason | null;
   error: string | null;
   budget: Budget | null;
@@ -151,6 +165,7 @@ export function initialRunState(): RunState {
     workspace: null,
     notes: [],
     checks: {},
+    escalation: null,
     elapsedMs: 0,
     lastSeq: 0,
     usage: emptyUsage(),
@@ -213,6 +228,10 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       break;
     case 'round_started':
       state.round = event.round;
+      break;
+    case 'stage_started':
+      state.escalation ??= { stages: [] };
+      state.escalation.stages.push({ stage: event.stage, agents: event.agents, reason: event.reason, t: event.t, afterRound: state.round });
       break;
     case 'turn_started':
       if (!agent) break;
@@ -370,6 +389,28 @@ export function reduceEvents(events: Iterable<RunEvent>): RunState {
 /** Votes that count right now, as the engine counts them. */
 export function currentVotes(state: RunState): VoteRecord[] {
   return state.agents.flatMap((a) => (a.currentVote && a.status !== 'failed' ? [a.currentVote] : []));
+}
+
+/** Why an escalation stage was called, in words (the log, the viewer). */
+export function stageWhy(reason: StageReason): string {
+  switch (reason) {
+    case 'start':
+      return 'the run starts with it';
+    case 'disagreement':
+      return 'the agents so far voted for different answers';
+    case 'failing_check':
+      return 'the answer they agreed on failed a required check';
+    case 'agent_failed':
+      return 'an agent failed';
+    case 'vote_cap':
+      return 'a cap was reached without agreement';
+    case 'user_note':
+      return 'you asked for it';
+    case 'min_agreeing':
+      return 'too few agents agreed (min_agreeing)';
+    default:
+      return assertNever(reason, 'stage reason');
+  }
 }
 
 /** Why a note reached some of its agents no more, in words (the log, the viewer). */

@@ -29,6 +29,12 @@ describe('eval manifest', () => {
     assert.match(configFingerprint(config()), /^[0-9a-f]{64}$/);
   });
 
+  it('the fingerprint follows escalation stages, so an eval does not resume across them', () => {
+    const staged = config();
+    staged.orchestrator.escalation = { stages: [['a'], ['b']], minAgreeing: 1 };
+    assert.notEqual(configFingerprint(staged), configFingerprint(config()));
+  });
+
   it('resume only into a folder of the same dataset, team, systems and shard', () => {
     assert.equal(resumeMismatch(manifest(), manifest({ limit: 5, created: 'later' })), null, '--limit may change on resume');
     assert.match(resumeMismatch(manifest(), manifest({ dataset: { file: 'd.jsonl', sha256: 'd2', items: 10 } }))!, /another dataset/);

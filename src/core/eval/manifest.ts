@@ -43,8 +43,9 @@ export function configFingerprint(config: MassGenConfig): string {
     reasoning: a.backend.reasoning ?? null,
     system: a.systemMessage ?? null,
   }));
-  const { votingSensitivity, answerNoveltyRequirement, maxNewAnswersPerAgent, maxRounds, finalAnswer, verification } = config.orchestrator;
-  return sha256(JSON.stringify({ agents, orchestrator: { votingSensitivity, answerNoveltyRequirement, maxNewAnswersPerAgent, maxRounds, finalAnswer, verification: verification ?? null } }));
+  const { votingSensitivity, answerNoveltyRequirement, maxNewAnswersPerAgent, maxRounds, finalAnswer, verification, escalation } = config.orchestrator;
+  // Escalation only when set, so the fingerprints of earlier evals (without it) stay as they were.
+  return sha256(JSON.stringify({ agents, orchestrator: { votingSensitivity, answerNoveltyRequirement, maxNewAnswersPerAgent, maxRounds, finalAnswer, verification: verification ?? null, ...(escalation ? { escalation } : {}) } }));
 }
 
 export function describeAgents(config: MassGenConfig): EvalManifest['config']['agents'] {

@@ -44,6 +44,26 @@ describe('run session', () => {
     assert.equal(session.running, false);
   });
 
+  it('escalate() asked before the engine runs: the next stage joins as the run starts; status.json records it', async () => {
+    const { options, providers } = team({ a: answerThenVote('four', 'agent1'), b: answerThenVote('4', 'agent1'), c: answerThenVote('IV', 'agent1') });
+    options.config.orchestrator.escalation = { stages: [['a', 'b'], ['c']], minAgreeing: 1 };
+    const logDir = join(tmp, 'log');
+    const session = new RunSession({ task: 'q', ...options, record: { logDir } });
+    session.escalate();
+    const result = await session.start();
+    assert.equal(result.reason, 'consensus');
+    assert.deepEqual(session.state.escalation?.stages.map((s) => [s.stage, s.reason]), [[1, 'start'], [2, 'user_note']]);
+    assert.ok(providers.get('c')!.callCount > 0);
+    const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+    assert.deepEqual(status.escalation.stages.map((s: { reason: string }) => s.reason), ['start', 'user_note']);
+    assert.throws(() => session.escalate(), /ended/);
+  });
+
+  it('escalate() in a run without stages says so', () => {
+    const { options } = team({ a: answerThenVote('x', 'agent1') });
+    assert.throws(() => new RunSession({ task: 'q', ...options }).escalate(), /no escalation stages/);
+  });
+
   it('start() runs once: later calls return the same result', async () => {
     const { options, providers } = team({ a: answerThenVote('x', 'agent1') });
     const session = new RunSession({ task: 'q', ...options });

@@ -98,6 +98,8 @@ export class RunSession {
   /** Agents cancelled before the engine existed; it stops them when it starts. */
   private readonly cancelledAgents = new Set<string>();
   private answerAtStart = false;
+  /** `escalate()` came before the engine existed (copies still being made): the next stage joins as the run starts. */
+  private escalateAtStart = false;
   private engineStarted = false;
   private readonly notesAtStart: { text: string; options: { agentId?: string; changesTask?: boolean } }[] = [];
   private run: Promise<SessionResult> | undefined;
@@ -206,6 +208,17 @@ export class RunSession {
     else this.notesAtStart.push({ text, options });
   }
 
+  /**
+   * The user's "escalate now" in a run with escalation stages: the next stage joins (reason `user_note`). Throws, in
+   * words, when the run has no stage left to call or has ended.
+   */
+  escalate(): void {
+    if (this.finished) throw new Error('the run has ended');
+    else if (this.engine) this.engine.escalate();
+    else if (!this.options.config.orchestrator.escalation) throw new Error('this run has no escalation stages (orchestrator.escalation)');
+    else this.escalateAtStart = true;
+  }
+
   /** Stops one agent; the run goes on with the others. */
   cancelAgent(agentId: string): void {
     if (this.engine) this.engine.cancelAgent(agentId);
@@ -253,6 +266,7 @@ export class RunSession {
       this.engine = orchestrator;
       this.area = area;
       for (const id of this.cancelledAgents) orchestrator.cancelAgent(id);
+      if (this.escalateAtStart) this.guard('escalation', () => orchestrator.escalate());
       return { orchestrator, area, mcp, recorder };
     } catch (err) {
       await this.close({ area, mcp, recorder });

@@ -3,7 +3,7 @@
 // extension's log channel.
 
 import type { CheckResult, RunEvent, WinnerVerification } from '../engine/events';
-import { noteMissedWhy, type RunState, type UsageTotals } from '../engine/run-state';
+import { noteMissedWhy, stageWhy, type RunState, type UsageTotals } from '../engine/run-state';
 import { assertNever } from '../util/errors';
 import { EXECUTE_COMMAND } from '../sandbox/command-specs';
 import { oneLine } from '../util/text';
@@ -50,6 +50,8 @@ export function describeEvent(event: RunEvent, state: RunState): string | undefi
       return `MassGen: ${event.agents.length} agent(s): ${event.agents.map((a) => `${a.label} ${a.id} (${a.model})`).join(', ')}${(event.workspace?.notes ?? []).map((n) => `\nnote: ${n}`).join('')}`;
     case 'round_started':
       return `${at} round ${event.round}: ${event.agentIds.map((id) => who(state, id)).join(', ')}`;
+    case 'stage_started':
+      return `${at} stage ${event.stage}: ${event.agents.map((id) => who(state, id)).join(', ')} ${event.reason === 'start' ? 'start' : 'join'} (${stageWhy(event.reason)})`;
     case 'answer_added':
       return `${at} ${who(state, event.agentId)} answered ${event.label}: ${oneLine(event.content, 80)}`;
     case 'vote_cast':

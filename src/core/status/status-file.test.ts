@@ -71,7 +71,7 @@ describe('status-file: buildStatus schema', () => {
   const s = status(events(started, round(1), turn('a'), answered('a', 'agent1.1'), turn('b')), START_MS + 7500);
 
   it('has the top-level blocks', () => {
-    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'checks', 'coordination', 'meta', 'notes', 'results', 'schema_version', 'usage', 'workspace']);
+    assert.deepEqual(Object.keys(s).sort(), ['agents', 'budget', 'checks', 'coordination', 'escalation', 'meta', 'notes', 'results', 'schema_version', 'usage', 'workspace']);
     assert.equal(s.schema_version, STATUS_SCHEMA_VERSION);
   });
 

@@ -129,6 +129,15 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
           answers: Object.fromEntries(state.answers.filter((a) => a.change).map((a) => [a.label, a.change!.files])),
         }
       : null,
+    // Ours, in runs with escalation stages: the stages called so far (the last is the current one), who joined, why
+    // and when (`after_round`: rounds run before it), and the agents not called yet.
+    escalation: state.escalation
+      ? {
+          current_stage: state.escalation.stages.at(-1)?.stage ?? null,
+          stages: state.escalation.stages.map((s) => ({ stage: s.stage, agents: s.agents, reason: s.reason, after_round: s.afterRound, at_seconds: seconds(s.t) })),
+          not_called: state.agents.filter((a) => !state.escalation!.stages.some((s) => s.agents.includes(a.id))).map((a) => a.id),
+        }
+      : null,
     budget: state.budget
       ? {
           max_cost_usd: state.budget.maxCostUsd ?? null,
