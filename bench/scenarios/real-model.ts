@@ -1,11 +1,11 @@
 // Scenario: ours vs the real upstream MassGen 0.1.97 on the same real model and server. One llama-server per model
 // (the peers cache), a recording proxy in front of it; for each of 10 short questions with known answers (3 with
 // --quick) a 3-agent team runs through our `massgen run` bundle and through upstream's `massgen --automation`, one
-// after the other (the server has one slot). Calls, prompt tokens (as the server reported them) and wall time per
-// decision, and each run's ending as the system itself named it. Three variants: `qwen`, Qwen2.5-Coder-0.5B-Instruct
-// (a tool-trained model) with the requests as each system sends them; `unforced`, the same on SmolLM2-135M (it never
-// calls a tool); and `forced`, SmolLM2 where the proxy rewrites every request of both systems alike so that the model
-// calls a tool (test/helpers/tool-forcing.ts).
+// after the other (the server has one slot). Calls per decision (a run that named a winner with an answer), and per
+// question run the calls, prompt tokens (as the server reported them), wall time and ending as the system named it.
+// Three variants: `qwen`, Qwen2.5-Coder-0.5B-Instruct (a tool-trained model) with the requests as each system sends
+// them; `unforced`, the same on SmolLM2-135M (it never calls a tool); and `forced`, SmolLM2 where the proxy rewrites
+// every request of both systems alike so that the model calls a tool (test/helpers/tool-forcing.ts).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,9 +27,11 @@ type Variant = 'qwen' | 'unforced' | 'forced';
 const VARIANTS: Variant[] = ['qwen', 'unforced', 'forced'];
 const MODEL_OF: Record<Variant, RealModel> = { qwen: 'qwen-coder', unforced: 'smollm2', forced: 'smollm2' };
 
-interface Decision extends SystemRun {
+/** One question through one system, whatever its ending; it decided if it named a winner with an answer. */
+interface QuestionRun extends SystemRun {
   variant: Variant;
   q: number;
+  decided: boolean;
   calls: number;
   promptTokens: number;
   completionTokens: number;
@@ -76,7 +78,7 @@ function chosenVariants(): Variant[] {
 // Goal ids: the unforced variant keeps the ids it had before there were variants.
 const goalId = (variant: Variant, name: string) => (variant === 'unforced' ? `real_model.${name}` : `real_model.${variant}.${name}`);
 
-function tallied(run: SystemRun, variant: Variant, q: number, records: ProxyRecord[], accepted: string[]): Decision {
+function tallied(run: SystemRun, variant: Variant, q: number, records: ProxyRecord[], accepted: string[]): QuestionRun {
   const calls = records.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
   return {
     ...run,
@@ -86,6 +88,7 @@ function tallied(run: SystemRun, variant: Variant, q: number, records: ProxyReco
     promptTokens: sum(calls.map((r) => r.promptTokens ?? 0)),
     completionTokens: sum(calls.map((r) => r.completionTokens ?? 0)),
     unreported: calls.filter((r) => r.promptTokens === null).length,
+    decided: run.winner !== '' && run.winner !== 'none' && run.answer.trim() !== '',
     correct: isCorrect(run.answer, accepted),
   };
 }
@@ -109,7 +112,7 @@ export const realModel: Scenario = {
     for (const v of VARIANTS.filter((x) => !variants.includes(x))) notMeasured(r, v, 'variant not run (MASSGEN_REAL_BENCH_VARIANTS)');
     const questions = readQuestions(ctx.root).slice(0, ctx.quick ? 3 : undefined);
     const servers = new Map<RealModel, LlamaServer>();
-    const decisions: Decision[] = [];
+    const runs: QuestionRun[] = [];
     try {
       for (const variant of variants) {
         const model = MODEL_OF[variant];
@@ -129,7 +132,7 @@ export const realModel: Scenario = {
               const run = system === 'ours' ? await runOurs(cli, dir, settings, baseUrl, item.question) : await runUpstream(massgen, dir, settings, baseUrl, item.question);
               await drained(proxy);
               const d = tallied(run, variant, q, proxy.records.filter((x) => x.tag === tag), item.answers);
-              decisions.push(d);
+              runs.push(d);
               ctx.log(`${tag}: ${d.reason}, winner ${d.winner || '-'}, ${d.calls} calls, ${fmt(d.promptTokens, 0)} prompt tok, ${(d.wallMs / 1000).toFixed(1)} s, ${d.correct ? 'correct' : 'wrong'}: ${d.answer.trim().slice(0, 60).replace(/\s+/g, ' ')}`);
             }
           }
@@ -142,26 +145,44 @@ export const realModel: Scenario = {
       for (const server of servers.values()) await server.close();
     }
 
-    for (const variant of variants) report(r, variant, decisions.filter((d) => d.variant === variant));
+    for (const variant of variants) report(r, variant, runs.filter((d) => d.variant === variant));
     r.note(
       `Both systems: ${SETTINGS.agents} agents on one llama-server (qwen: Qwen2.5-Coder-0.5B-Instruct Q4_K_M with its own template; unforced and forced: SmolLM2-135M-Instruct Q4_1 with the Qwen2.5 tool template; ${Number(process.env.MASSGEN_LLAMA_THREADS) || 1} thread(s), 1 slot, 8192 context), temperature ${SETTINGS.temperature}, max_tokens ${SETTINGS.maxTokens}, max_new_answers_per_agent ${SETTINGS.maxNewAnswersPerAgent}, orchestrator timeout ${SETTINGS.orchestratorTimeoutSeconds} s (the bench kills a run ${SETTINGS.guardGraceSeconds} s after it); upstream also gets seed ${SETTINGS.seed} (ours has no seed key; at temperature 0 the server samples greedily).`,
     );
-    r.note('Calls and prompt tokens as the server reported them (usage of the last SSE chunk), per question run; a decision = one question through one system, whatever its ending. Answers correct: an accepted answer appears as a whole word in the final answer.');
+    r.note('Calls and prompt tokens as the server reported them (usage of the last SSE chunk), per question run (one question through one system, whatever its ending); a decision = a run that named a winner with an answer. Answers correct: an accepted answer appears as a whole word in the final answer.');
     if (variants.includes('forced')) r.note('forced: the proxy rewrites every chat request of both systems that offers tools: tool_choice "required", parallel_tool_calls false, the assistant prefill "<tool_call>\\n", and no `vote` tool while the latest board shows "(no answers available yet)". The tool and its arguments are the model\'s.');
     r.figure('settings', { ...SETTINGS, variants, questions: questions.length });
-    r.figure('runs', decisions.map(({ answer, excerpt, ...d }) => ({ ...d, wallMs: Math.round(d.wallMs), answer: answer.slice(0, 200), ...(excerpt ? { excerpt: excerpt.slice(-600) } : {}) })));
+    r.figure('runs', runs.map(({ answer, excerpt, ...d }) => ({ ...d, wallMs: Math.round(d.wallMs), answer: answer.slice(0, 200), ...(excerpt ? { excerpt: excerpt.slice(-600) } : {}) })));
     return r.result();
   },
 };
 
 function notMeasured(r: Results, variant: Variant, note: string): void {
   r.goal(goalId(variant, 'ours.named_end_in_bound'), `${variant}, ours: runs ending with a named reason in bound, share`, null, '>=', 1, '', { note });
-  r.goal(goalId(variant, 'calls_ratio'), `${variant}: calls per decision, mean ours/upstream`, null, '<', 1, '', { note });
+  r.goal(goalId(variant, 'calls_ratio'), CALLS_GOAL(variant), null, '<', 1, '', { note });
 }
 
-function summary(ds: Decision[]) {
+const CALLS_GOAL = (variant: Variant) => `${variant}: calls per decision (all calls / runs that decided), ours/upstream`;
+
+/**
+ * Calls per decision ours/upstream: every call of the variant's runs over the runs that decided. A system that decided
+ * nothing spent its calls on no decision: against one that decided, the ratio is 0 (or unbounded); with neither, n/a.
+ */
+function callsPerDecisionRatio(ours: Summary, up: Summary): { value: number | null; note?: string } {
+  const note = `ours ${ours.calls} calls / ${ours.decided} decided, upstream ${up.calls} / ${up.decided}`;
+  if (ours.decided === 0 && up.decided === 0) return { value: null, note: `neither system decided a question (${note})` };
+  if (up.decided === 0) return { value: 0, note: `upstream decided no question: its calls per decision are unbounded (${note})` };
+  if (ours.decided === 0) return { value: Infinity, note };
+  return { value: ours.calls / ours.decided / (up.calls / up.decided), note };
+}
+
+type Summary = ReturnType<typeof summary>;
+
+function summary(ds: QuestionRun[]) {
   return {
-    decisions: ds.length,
+    runs: ds.length,
+    decided: ds.filter((d) => d.decided).length,
+    calls: sum(ds.map((d) => d.calls)),
     callsMean: mean(ds.map((d) => d.calls)),
     callsMedian: median(ds.map((d) => d.calls)),
     promptTokensMean: mean(ds.map((d) => d.promptTokens)),
@@ -175,28 +196,31 @@ function summary(ds: Decision[]) {
   };
 }
 
-function report(r: Results, variant: Variant, decisions: Decision[]): void {
-  const of = (system: System) => decisions.filter((d) => d.system === system);
+function report(r: Results, variant: Variant, runs: QuestionRun[]): void {
+  const of = (system: System) => runs.filter((d) => d.system === system);
   const ours = summary(of('ours'));
   const up = summary(of('upstream'));
   for (const [name, s] of [['ours', ours], ['upstream', up]] as const) {
     const label = `${variant}, ${name}`;
-    r.info(`${label}: calls per decision`, `mean ${fmt(s.callsMean, 1)}, median ${fmt(s.callsMedian, 1)}`);
-    r.info(`${label}: prompt tokens per decision`, `mean ${fmt(s.promptTokensMean, 0)}, median ${fmt(s.promptTokensMedian, 0)} (completion: mean ${fmt(s.completionTokensMean, 0)})${s.unreportedCalls ? `; ${s.unreportedCalls} call(s) aborted without usage, counted 0` : ''}`);
-    r.info(`${label}: wall time per decision, median`, `${(s.wallMsMedian / 1000).toFixed(1)} s`);
+    r.info(`${label}: runs that decided`, `${s.decided} / ${s.runs}`);
+    r.info(`${label}: calls per decision`, s.decided ? fmt(s.calls / s.decided, 1) : `none decided (${s.calls} calls)`);
+    r.info(`${label}: calls per question run`, `mean ${fmt(s.callsMean, 1)}, median ${fmt(s.callsMedian, 1)}`);
+    r.info(`${label}: prompt tokens per question run`, `mean ${fmt(s.promptTokensMean, 0)}, median ${fmt(s.promptTokensMedian, 0)} (completion: mean ${fmt(s.completionTokensMean, 0)})${s.unreportedCalls ? `; ${s.unreportedCalls} call(s) aborted without usage, counted 0` : ''}`);
+    r.info(`${label}: wall time per question run, median`, `${(s.wallMsMedian / 1000).toFixed(1)} s`);
     r.info(`${label}: end reasons`, s.reasons);
     r.info(`${label}: winners`, s.winners);
-    r.info(`${label}: answers correct (info)`, `${s.correct} / ${s.decisions}`);
+    r.info(`${label}: answers correct (info)`, `${s.correct} / ${s.runs}`);
   }
-  r.info(`${variant}: wall time per decision, median ours/upstream`, fmt(ours.wallMsMedian / up.wallMsMedian, 2));
-  r.info(`${variant}: prompt tokens per decision, mean ours/upstream`, fmt(ours.promptTokensMean / up.promptTokensMean, 2));
+  r.info(`${variant}: wall time per question run, median ours/upstream`, fmt(ours.wallMsMedian / up.wallMsMedian, 2));
+  r.info(`${variant}: prompt tokens per question run, mean ours/upstream`, fmt(ours.promptTokensMean / up.promptTokensMean, 2));
 
   const bound = (SETTINGS.orchestratorTimeoutSeconds + 30) * 1000;
   const inBound = of('ours').filter((d) => OUR_REASONS.has(d.reason) && d.wallMs <= bound).length;
   r.goal(goalId(variant, 'ours.named_end_in_bound'), `${variant}, ours: runs ending with a named reason in bound, share`, inBound / of('ours').length, '>=', 1, '', {
     note: `reason one of ${[...OUR_REASONS].join('/')}, wall ≤ timeout ${SETTINGS.orchestratorTimeoutSeconds} s + 30 s`,
   });
-  r.goal(goalId(variant, 'calls_ratio'), `${variant}: calls per decision, mean ours/upstream`, ours.callsMean / up.callsMean, '<', 1);
+  const ratio = callsPerDecisionRatio(ours, up);
+  r.goal(goalId(variant, 'calls_ratio'), CALLS_GOAL(variant), ratio.value, '<', 1, '', ratio.note ? { note: ratio.note } : {});
 
   // One log excerpt per system and ending (the first run's), not one per run: they repeat.
   for (const system of ['ours', 'upstream'] as const) {
