@@ -407,22 +407,33 @@ describe('orchestrator: validation and enforcement', () => {
     assert.ok(team.of('answer_added').some((e) => e.content === 'alpha beta gamma delta epsilon'));
   });
 
-  it('gives up on a turn after 3 invalid attempts and retries the turn from its start', async () => {
-    let calls = 0;
-    // Calls, though refused ones: a turn of replies without any call ends otherwise (see "never calls a tool").
-    const a: Script = () => (++calls <= 3 ? reply.vote('agent1') : boardHasAnswersAfter(calls));
-    function boardHasAnswersAfter(n: number) {
-      return n === 4 ? reply.answer('finally') : reply.vote('agent1');
-    }
-    const team = runTeam([member('a', a)]);
-    const result = await team.result;
-    assert.equal(result.finalAnswer, 'finally');
+  it('gives up on a turn after 3 invalid attempts and retries it from its start once the board changed', async () => {
+    // Calls, though refused ones (votes before any answer): a turn of replies without any call ends otherwise (see
+    // "never calls a tool"). b's answer comes after a's turn has failed.
+    const a: Script = (req) => (boardHasAnswers(req) ? reply.answer('finally') : reply.vote('agent1'));
+    const b: Script = (_req, i) => (i === 0 ? reply.answer('B', { delayMs: 5000 }) : reply.vote('agent2'));
+    const team = runTeam([member('a', a), member('b', b)]);
+    await team.result;
     const failed = team.of('turn_failed');
-    assert.equal(failed.length, 1);
-    assert.equal(failed[0].willRetry, true);
-    // the retried turn starts clean: no leftover enforcement messages
+    assert.deepEqual(failed.map((f) => [f.agentId, f.willRetry]), [['a', true]]);
+    assert.ok(team.events.indexOf(failed[0]) < team.events.findIndex((e) => e.type === 'answer_added'), "a's turn failed before b answered");
+    // the retried turn starts clean (no leftover enforcement messages), showing b's answer
     const fourth = team.requests('a')[3];
     assert.equal(fourth.messages.length, 1);
+    assert.ok(boardHasAnswers(fourth));
+    assert.ok(team.of('answer_added').some((e) => e.agentId === 'a' && e.content === 'finally'));
+  });
+
+  it('a turn that failed on the protocol is not repeated while nothing changed: the agent is set aside after 3 calls', async () => {
+    // a is vote-only (cap 1 reached) and keeps answering; b agrees with a's first answer. Nothing a is shown changes.
+    const a: Script = (_req, i) => (i === 0 ? reply.answer('A') : reply.answer(`A again ${i}`));
+    const b: Script = (req) => (boardHasAnswers(req) ? reply.vote('agent1') : reply.answer('A', { delayMs: 10 }));
+    const team = runTeam([member('a', a), member('b', b)], { orchestrator: { maxNewAnswersPerAgent: 1 } });
+    const result = await team.result;
+    assert.equal(team.providers.a.callCount, 4, 'its answer, then one failed turn of 3 refused calls');
+    assert.deepEqual(team.of('agent_failed').map((e) => [e.agentId, e.cause]), [['a', 'protocol']]);
+    assert.match(team.of('agent_failed')[0].error, /no valid vote or new_answer call after 3 attempts/);
+    assert.equal(result.winnerId, 'a');
   });
 });
 
@@ -1066,12 +1077,12 @@ describe('orchestrator: a reply the server could not parse (llama.cpp)', () => {
     const result = await team.result;
     assert.equal(result.winnerId, 'b');
     const turns = team.of('turn_failed').filter((e) => e.agentId === 'a');
-    assert.equal(turns.length, 3);
+    assert.ok(turns.length >= 1 && turns.length <= 3, `${turns.length} failed turns`);
     for (const t of turns) {
       assert.equal(t.cause, 'protocol');
       assert.match(t.error, /^no valid vote or new_answer call after 3 attempts \(last: Your last tool call could not be parsed/);
     }
-    assert.equal(team.providers.a.callCount, 9, 'three replies in each of its three turns');
+    assert.equal(team.providers.a.callCount, 3 * turns.length, 'three replies in each of its turns');
     assert.equal(team.of('agent_failed')[0].cause, 'protocol');
   });
 

@@ -20,7 +20,7 @@ import type { AgentInfo, EndReason, EscalationTrigger } from './events';
 import { finish } from './finish';
 import type { RunOptions, RunResult } from './ports';
 import { RunContext, type AgentRuntime } from './run-context';
-import { runTurnWithRetries, setAsideSilent } from './turn';
+import { runTurnWithRetries, setAsideWaiting } from './turn';
 
 export class Orchestrator {
   private readonly ctx: RunContext;
@@ -180,7 +180,7 @@ export class Orchestrator {
   }
 
   /**
-   * Agents waiting after a silent turn for the board to change (`RunContext.awaitsNews`) are set aside once nothing
+   * Agents waiting after a failed turn for the board to change (`RunContext.awaitsNews`) are set aside once nothing
    * else can change it: every other live agent holds a current vote, can only vote or runs a settled turn, or has no
    * round left to answer in; or the run is deciding. A stopped run sets no one aside.
    */
@@ -193,7 +193,7 @@ export class Orchestrator {
     const canStart = roundsLeft && !ctx.decided && !ctx.budget.reached;
     const mayAnswer = (a: AgentRuntime) => !ctx.capReached(a) && (running.has(a) ? !a.settled : canStart && !ctx.hasCurrentVote(a));
     if (live.some((a) => !waiting.includes(a) && mayAnswer(a))) return;
-    for (const a of waiting) setAsideSilent(ctx, a);
+    for (const a of waiting) setAsideWaiting(ctx, a);
   }
 
   /** Why the run would end now that no turn is running (a stop aside), or null while it goes on. */

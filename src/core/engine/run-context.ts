@@ -26,14 +26,18 @@ export interface AgentRuntime {
   failure?: string;
   consecutiveFailures: number;
   /**
-   * Turns that ended without the model calling any tool at all. After one, the agent gets a single last call, and only
-   * once the board shows it something new (`quietSince`): with nothing new it would face the same situation again. No
-   * round waits for it; if nothing has changed by the time nobody else can change the board, it is set aside without
-   * that call, so a model that cannot call tools costs 3 calls, not 9 (see the orchestrator's `setAsideWithoutNews`).
+   * Turns that ended without the model calling any tool at all. After one, the agent gets a single last call, once the
+   * board shows it something new (`waitsForNews`); if nothing has changed by the time nobody else can change the
+   * board, it is set aside without that call, so a model that cannot call tools costs 3 calls, not 9.
    */
   silentTurns: number;
-  /** The board revision it had been shown when its silent turn ended: its last call waits for a later one. */
-  quietSince: number;
+  /**
+   * Set when a turn failed on the protocol (every attempt refused, or no call at all): the retried turn starts over
+   * from before it, so with the same board it would send the same prompt again (at temperature 0, to the same reply).
+   * It waits for a board revision after `since`; the orchestrator sets it aside with `reason` once nothing else can
+   * change the board (`setAsideWithoutNews`). Null once a turn succeeds.
+   */
+  waitsForNews: { since: number; reason: string } | null;
   /** The estimated size of its last prompt, for what a read_answer piece may still take. */
   promptTokens: number;
   /**
@@ -122,7 +126,7 @@ export class RunContext {
       failed: false,
       consecutiveFailures: 0,
       silentTurns: 0,
-      quietSince: 0,
+      waitsForNews: null,
       unavailable: null,
       promptTokens: 0,
       lastPrompt: null,
@@ -175,9 +179,9 @@ export class RunContext {
     return a.vote !== null && a.vote.seenRevision === this.board.revision;
   }
 
-  /** After its silent turn, the agent waits for the board to change before its last call (see `silentTurns`). */
+  /** After a turn that failed on the protocol, the agent waits for the board to change (see `waitsForNews`). */
   awaitsNews(a: AgentRuntime): boolean {
-    return !a.failed && a.silentTurns > 0 && this.board.revision <= a.quietSince;
+    return !a.failed && a.waitsForNews !== null && this.board.revision <= a.waitsForNews.since;
   }
 
   capReached(a: AgentRuntime): boolean {

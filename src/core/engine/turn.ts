@@ -54,11 +54,11 @@ function silenceMessage(agent: AgentRuntime, replies: number): string {
 }
 
 /**
- * Sets aside an agent still waiting for news after its silent turn (see `AgentRuntime.silentTurns`) once nothing can
- * change the board any more: its last call would only repeat that turn.
+ * Sets aside an agent still waiting for news after a turn that failed on the protocol (see
+ * `AgentRuntime.waitsForNews`) once nothing can change the board any more: its next turn would only repeat that one.
  */
-export function setAsideSilent(ctx: RunContext, agent: AgentRuntime): void {
-  ctx.markFailed(agent, silenceMessage(agent, MAX_ENFORCEMENT_ATTEMPTS), 'protocol');
+export function setAsideWaiting(ctx: RunContext, agent: AgentRuntime): void {
+  ctx.markFailed(agent, agent.waitsForNews?.reason ?? 'its model fumbled the protocol', 'protocol');
 }
 
 /** Servers such as Ollama answer 400 "<model> does not support tools" when a model has no tool calling. */
@@ -74,6 +74,7 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
       await runTurn(ctx, agent, round);
       agent.consecutiveFailures = 0;
       agent.silentTurns = 0;
+      agent.waitsForNews = null;
       agent.notes.kept.push(...agent.notes.delivered);
       agent.notes.delivered = [];
       return;
@@ -100,16 +101,15 @@ export async function runTurnWithRetries(ctx: RunContext, agent: AgentRuntime, r
         ctx.markFailed(agent, message, cause, err instanceof ProviderError ? err.unreachable : undefined);
         return;
       }
-      if (silent) {
-        // Its last call waits until the board shows it something new: the orchestrator starts it then, in a round,
-        // or sets the agent aside (setAsideSilent) once nothing else can change the board.
-        agent.quietSince = shown;
+      if (cause === 'protocol') {
+        // The retried turn would start from the same prompt: it waits until the board shows the agent something new.
+        // The orchestrator starts it then, in a round, or sets the agent aside (setAsideWaiting) once nothing else can
+        // change the board.
+        agent.waitsForNews = { since: shown, reason: silent ? silenceMessage(agent, MAX_ENFORCEMENT_ATTEMPTS) : message };
         return;
       }
       const delayMs = retryDelayMs(agent.consecutiveFailures, ctx.retry, undefined, ctx.options.random);
       ctx.emit({ type: 'retry', agentId: agent.spec.id, attempt: agent.consecutiveFailures + 1, delayMs, error: message });
-      // A model that never calls a tool is unlikely to start now: the others go on without waiting for it.
-      if (agent.silentTurns > 0) ctx.setSettled(agent, true);
       try {
         await sleep(delayMs, ctx.signal, ctx.clock);
       } catch {
