@@ -1,7 +1,7 @@
 // The real `massgen` bundle as a subprocess, for the integration tests: built here with esbuild from the current
 // sources (as esbuild.mjs builds it), run with a bare environment so no real key from the developer's shell leaks in.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,10 +60,17 @@ export function cliSuite(work: string): CliSuite {
   return suite;
 }
 
+/** CLIs still running: the test process ending any way (a failure, mocha's exit) must not leave one behind. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export function runCli(cli: string, args: string[], options: CliRunOptions): Promise<CliRun> {
   return new Promise((resolve) => {
     const env = { PATH: process.env.PATH, HOME: options.cwd, ...options.env };
     const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    running.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d) => (stdout += d));
@@ -76,6 +83,7 @@ export function runCli(cli: string, args: string[], options: CliRunOptions): Pro
     const guard = options.guardMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.guardMs);
     child.on('close', (code) => {
       clearTimeout(guard);
+      running.delete(child);
       resolve({ code, stdout, stderr });
     });
   });
