@@ -36,8 +36,9 @@ export function streamGit(args: readonly string[], onStdout: (chunk: Buffer) => 
     let stopped = false;
     let timedOut = false;
     let cancelled = false;
+    let child: ReturnType<typeof spawnGit> | undefined;
     const kill = (): void => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     };
     const onAbort = (): void => {
       cancelled = true;
@@ -51,7 +52,14 @@ export function streamGit(args: readonly string[], onStdout: (chunk: Buffer) => 
           timedOut = true;
           kill();
         }, options.timeoutMs);
-    const child = spawnGit(args, { cwd: options.cwd, env: options.env });
+    try {
+      child = spawnGit(args, { cwd: options.cwd, env: options.env });
+    } catch (e) {
+      // spawn throws for what it refuses outright (an argument over the system's limit: E2BIG).
+      clearTimeout(timer);
+      reject(new GitError(`git ${args[0]} could not start: ${(e as Error).message}`, args, '', null));
+      return;
+    }
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       if (stopped || timedOut || cancelled) return;
