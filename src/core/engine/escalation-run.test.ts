@@ -146,4 +146,26 @@ describe('engine: escalation stages', () => {
     assert.match(requestText(team.requests('c')[0]), /Answer in one word\./);
     assert.ok(team.of('note_delivered').some((e) => e.agentId === 'c'));
   });
+
+  it('an agent of stage 1 that never calls a tool is not set aside while a stage is to come: its answers are news', async () => {
+    // b's silent turn outlasts a's answer, so it has seen everything of stage 1 when it waits.
+    const members = team3('A', 'unused');
+    members[1] = { id: 'b', script: (req) => (/<agent3> RIGHT <end of/.test(requestText(req)) ? reply.vote('agent3', 'right') : { text: 'I think so.', delayMs: 80 }) };
+    const team = runTeam(members, { orchestrator: { escalation: STAGES } });
+    const result = await team.result;
+    assert.deepEqual(team.of('stage_started').map((e) => e.reason), ['start', 'agent_failed'], 'its silence calls the next stage');
+    assert.equal(team.providers.b.callCount, 4, 'three silent replies, then its last call once c answered');
+    assert.ok(team.of('vote_cast').some((e) => e.vote.voterId === 'b' && e.vote.targetLabel === 'agent3.1'));
+    assert.equal(team.of('agent_failed').length, 0);
+    assert.equal(result.winnerLabel, 'agent3.1');
+  });
+
+  it('an agent of stage 1 the user cancels does not call the next stage', async () => {
+    const team = runTeam(team3('RIGHT', 'RIGHT'), { orchestrator: { escalation: STAGES } });
+    team.clock.setTimeout(() => team.orchestrator.cancelAgent('b'), 50);
+    const result = await team.result;
+    assert.deepEqual(team.of('stage_started').map((e) => e.reason), ['start']);
+    assert.equal(team.providers.c.callCount, 0);
+    assert.equal(result.winnerLabel, 'agent1.1');
+  });
 });

@@ -1009,6 +1009,17 @@ describe('orchestrator: a model that never calls a tool', () => {
     assert.ok(Math.max(...team.of('vote_cast').map(seqOf)) < failed.seq, 'the others voted while its last call ran');
   });
 
+  it('a note for it is news too: it gets its last call, showing the note', async () => {
+    const slowVote: Script = (_req, i) => (i === 0 ? reply.answer('B') : reply.vote('agent2', 'mine', { delayMs: 2000 }));
+    const team = runTeam([member('mute', silent), member('b', slowVote), member('c', answerThenVote('C', 'agent2'))]);
+    team.clock.setTimeout(() => team.orchestrator.note('Use the vote tool.', { agentId: 'mute' }), 1000);
+    await team.result;
+    const calls = team.requests('mute');
+    assert.equal(calls.length, 4);
+    assert.match(requestText(calls[3]), /Use the vote tool\./);
+    assert.ok(team.of('note_delivered').some((e) => e.agentId === 'mute'));
+  });
+
   it('a team that never calls a tool costs 3 calls an agent and ends all_failed, without waiting on anything', async () => {
     const team = runTeam([member('a', silent), member('b', silent), member('c', silent)]);
     const result = await team.result;

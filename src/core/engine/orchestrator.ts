@@ -76,6 +76,8 @@ export class Orchestrator {
     if (this.ctx.ended || this.ctx.stopCause || this.finishing) throw new Error('the run is not running');
     if (!this.stages) throw new Error('this run has no escalation stages (orchestrator.escalation)');
     if (!this.stages.hasNext) throw new Error('every escalation stage has joined already');
+    if (this.escalateRequested) throw new Error('the next stage is already on its way');
+    if (this.ctx.budget.reached) throw new Error('the budget is spent: no stage can join');
     this.escalateRequested = true;
     this.ctx.wakeCoordinator();
   }
@@ -181,17 +183,18 @@ export class Orchestrator {
 
   /**
    * Agents waiting after a failed turn for the board to change (`RunContext.awaitsNews`) are set aside once nothing
-   * else can change it: every other live agent holds a current vote, can only vote or runs a settled turn, or has no
-   * round left to answer in; or the run is deciding. A stopped run sets no one aside.
+   * else can change it: every other live agent holds a current vote, can only vote, or has no round left to answer
+   * in; or the run is deciding. A turn still running may yet answer, even a settled one (a back-off, a refused vote).
+   * A stopped run sets no one aside, nor does a stage with another to come: that stage's answers are news.
    */
   private setAsideWithoutNews(running: ReadonlyMap<AgentRuntime, unknown>, roundsLeft: boolean): void {
     const { ctx } = this;
-    if (ctx.stopCause) return;
+    if (ctx.stopCause || this.stages?.hasNext) return;
     const live = ctx.live();
     const waiting = live.filter((a) => !running.has(a) && ctx.awaitsNews(a));
     if (waiting.length === 0) return;
     const canStart = roundsLeft && !ctx.decided && !ctx.budget.reached;
-    const mayAnswer = (a: AgentRuntime) => !ctx.capReached(a) && (running.has(a) ? !a.settled : canStart && !ctx.hasCurrentVote(a));
+    const mayAnswer = (a: AgentRuntime) => !ctx.capReached(a) && (running.has(a) || (canStart && !ctx.hasCurrentVote(a)));
     if (live.some((a) => !waiting.includes(a) && mayAnswer(a))) return;
     for (const a of waiting) setAsideWaiting(ctx, a);
   }
@@ -211,17 +214,21 @@ export class Orchestrator {
     const { ctx, stages } = this;
     if (!stages?.hasNext) return null;
     const checked = (label: string) => ctx.board.history().find((v) => v.label === label)?.checks;
+    // An agent waiting for news after a failed turn fumbled the protocol: it counts as failed here (the next stage's
+    // answers are the news that gives it another turn).
+    const waiting = ctx.live().filter((a) => ctx.awaitsNews(a));
     return escalationTrigger({
-      votes: ctx.live().map((a) => (a.vote && ctx.hasCurrentVote(a) ? a.vote.targetLabel : null)),
-      failedSinceStageStart: this.failedJoined() - this.stageStart.failed,
+      votes: ctx.live().filter((a) => !waiting.includes(a)).map((a) => (a.vote && ctx.hasCurrentVote(a) ? a.vote.targetLabel : null)),
+      failedSinceStageStart: this.failedJoined() - this.stageStart.failed + waiting.length,
       capped: ending === 'answer_cap' || ending === 'max_rounds',
       minAgreeing: stages.minAgreeing,
       failsChecks: (label) => Boolean(ctx.options.checks && failedRequired(checked(label))?.length),
     });
   }
 
+  /** Agents of the joined stages that failed; one the user cancelled is not a reason to call the next stage. */
   private failedJoined(): number {
-    return this.ctx.agents.filter((a) => a.joined && a.failed).length;
+    return this.ctx.agents.filter((a) => a.joined && a.failed && a.failureCause !== 'cancelled').length;
   }
 
   /** The next stage's agents join: they take turns from the next round on, seeing the board and the notes to all. */
@@ -234,7 +241,6 @@ export class Orchestrator {
       agent.notes.pending.push(...ctx.notesForAll);
     }
     this.stageStart = { failed: this.failedJoined(), round };
-    ctx.decided = false;
     ctx.emit({ type: 'stage_started', stage: this.stages!.stage, agents: [...ids], reason });
   }
 

@@ -24,6 +24,7 @@ export interface AgentRuntime {
   lastVote: VoteRecord | null;
   failed: boolean;
   failure?: string;
+  failureCause?: FailureCause;
   consecutiveFailures: number;
   /**
    * Turns that ended without the model calling any tool at all. After one, the agent gets a single last call, once the
@@ -181,7 +182,8 @@ export class RunContext {
 
   /** After a turn that failed on the protocol, the agent waits for the board to change (see `waitsForNews`). */
   awaitsNews(a: AgentRuntime): boolean {
-    return !a.failed && a.waitsForNews !== null && this.board.revision <= a.waitsForNews.since;
+    // A note for it is news too: its next turn shows it.
+    return !a.failed && a.waitsForNews !== null && this.board.revision <= a.waitsForNews.since && a.notes.pending.length === 0;
   }
 
   capReached(a: AgentRuntime): boolean {
@@ -203,6 +205,7 @@ export class RunContext {
     if (agent.failed) return;
     agent.failed = true;
     agent.failure = error;
+    agent.failureCause = cause;
     agent.vote = null;
     this.emit({ type: 'agent_failed', agentId: agent.spec.id, error, cause, ...(unreachable ? { unreachable } : {}) });
   }
