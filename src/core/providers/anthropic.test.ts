@@ -472,6 +472,14 @@ describe('AnthropicProvider (real @anthropic-ai/sdk against the fake server)', (
     assert.equal((await rejection(provider().complete(request(), { signal: live() }))).retryable, true, 'overloaded mid-stream is retryable');
   });
 
+  it("llama-server's \"Failed to parse input\" mid-stream is the model's unparsed output, not a server fault", async () => {
+    await start(() => ({ text: '', streamError: { type: 'server_error', message: 'Failed to parse input at pos 0: <tool_call>\n{"name": "vote"', afterEvents: 1 } }));
+    const error = await rejection(provider().complete(request(), { signal: live() }));
+    assert.equal(error.kind, 'unparsed_output');
+    assert.equal(error.retryable, false);
+    assert.match(error.output ?? '', /^<tool_call>/);
+  });
+
   it('reports a stream cut mid-way after delivering the partial deltas', async () => {
     // message_start, ping, content_block_start, then three text deltas before the socket dies.
     await start(() => ({ text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 4, cut: { afterEvents: 6 } }));

@@ -12,7 +12,7 @@ import type {
   Tool,
   ToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
-import { callId, HEADERS_TIMEOUT_MS, kindForStatus, PLACEHOLDER_KEY, redact, statusError, toProviderError, type SdkErrors } from './http-errors';
+import { callId, HEADERS_TIMEOUT_MS, kindForStatus, PLACEHOLDER_KEY, redact, statusError, toProviderError, unparsedOutputError, type SdkErrors } from './http-errors';
 import { toolInput, toTurns, type Turn } from './turns';
 import { CACHE_POLICIES, type PromptCachePolicy } from '../usage/cache';
 import type { ChatMessage, CompleteOptions, ModelProvider, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
@@ -224,8 +224,9 @@ export class AnthropicProvider implements ModelProvider {
     const serverMessage = redact(error.apiMessage ?? error.message, this.apiKey);
     const at = `${this.model} @ ${this.shownUrl}`;
     if (error.status === undefined) {
-      // An `event: error` inside the SSE stream after a 200: only the error type tells what happened.
-      return new ProviderError(kindForErrorType(type), `${at} reported ${type ?? 'an error'} mid-stream: ${serverMessage}`);
+      // An `event: error` inside the SSE stream after a 200: only the error type tells what happened, or llama.cpp's
+      // words for a reply of the model's it could not parse.
+      return unparsedOutputError(at, serverMessage) ?? new ProviderError(kindForErrorType(type), `${at} reported ${type ?? 'an error'} mid-stream: ${serverMessage}`);
     }
     return statusError(error.status, at, serverMessage, error.headers);
   }
