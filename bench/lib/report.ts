@@ -77,13 +77,14 @@ export class Results {
   goal(id: string, label: string, value: number | null, op: Goal['op'], threshold: number, unit = '', opts: { digits?: number; note?: string } = {}): Goal {
     const digits = opts.digits ?? 2;
     let status: GoalStatus = 'not measured';
-    if (value !== null && Number.isFinite(value)) {
+    // An unbounded value (a ratio over nothing) is still a measurement: it meets or misses as any other.
+    if (value !== null && !Number.isNaN(value)) {
       const ok = op === '<=' ? value <= threshold : op === '<' ? value < threshold : value >= threshold;
       status = ok ? 'met' : 'missed';
     }
     const g: Goal = { id, label, value: value === null || !Number.isFinite(value) ? null : round(value, 4), op, threshold, unit, status, ...(opts.note ? { note: opts.note } : {}) };
     this.goals.push(g);
-    const shown = g.value === null ? `— (${opts.note ?? 'not measured'})` : `${fmt(g.value, digits)}${unit}`;
+    const shown = g.value !== null ? `${fmt(g.value, digits)}${unit}` : status === 'not measured' ? `— (${opts.note ?? 'not measured'})` : `${value}${unit}`;
     this.rows.push({ label, value: shown, goal: `${op} ${fmt(threshold, digits)}${unit}`, status });
     return g;
   }
