@@ -15,6 +15,8 @@ export interface LlamaServer {
   model: string;
   /** The server's own log so far (stderr), for failure messages. */
   log(): string;
+  /** Resolves when the server process has ended, however. */
+  ended: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,8 @@ export interface LlamaServerOptions {
   startGuardMs?: number;
   /** More llama-server arguments, e.g. GREEDY_SAMPLING. */
   extraArgs?: readonly string[];
+  /** Also hands the server's log on as it comes (npm run real-model:serve shows it). */
+  onLog?: (text: string) => void;
 }
 
 /**
@@ -79,6 +83,7 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-20_000);
+    options.onLog?.(chunk.toString('utf8'));
   });
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
@@ -105,6 +110,7 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
     origin,
     model: MODEL_NAMES[model],
     log: () => log,
+    ended: exit,
     async close() {
       if (exited) return;
       child.kill('SIGTERM');

