@@ -1,7 +1,7 @@
 // Scenario: ours vs the real upstream MassGen 0.1.97 on the same real model and server. One llama-server per model
 // (the peers cache), a recording proxy in front of it; for each of 10 short questions with known answers (3 with
 // --quick) a 3-agent team runs through our `massgen run` bundle and through upstream's `massgen --automation`, one
-// after the other (the server has one slot). Calls per decision (a run that named a winner with an answer), and per
+// after the other (the server has one slot). Calls per decision (a run that ended in success with a winner), and per
 // question run the calls, prompt tokens (as the server reported them), wall time and ending as the system named it.
 // Three variants: `qwen`, Qwen2.5-Coder-0.5B-Instruct (a tool-trained model) with the requests as each system sends
 // them; `unforced`, the same on SmolLM2-135M (it never calls a tool); and `forced`, SmolLM2 where the proxy rewrites
@@ -27,7 +27,11 @@ type Variant = 'qwen' | 'unforced' | 'forced';
 const VARIANTS: Variant[] = ['qwen', 'unforced', 'forced'];
 const MODEL_OF: Record<Variant, RealModel> = { qwen: 'qwen-coder', unforced: 'smollm2', forced: 'smollm2' };
 
-/** One question through one system, whatever its ending; it decided if it named a winner with an answer. */
+/**
+ * One question through one system, whatever its ending. It decided if it ended as the system's success (ours: exit 0,
+ * an ending by the votes or a cap; upstream: `finish_reason: completed`) naming a winner with an answer: a best answer
+ * shown after every agent failed or the time ran out is not a decision.
+ */
 interface QuestionRun extends SystemRun {
   variant: Variant;
   q: number;
@@ -88,7 +92,7 @@ function tallied(run: SystemRun, variant: Variant, q: number, records: ProxyReco
     promptTokens: sum(calls.map((r) => r.promptTokens ?? 0)),
     completionTokens: sum(calls.map((r) => r.completionTokens ?? 0)),
     unreported: calls.filter((r) => r.promptTokens === null).length,
-    decided: run.winner !== '' && run.winner !== 'none' && run.answer.trim() !== '',
+    decided: (run.system === 'ours' ? run.exitCode === 0 : run.reason === 'completed') && run.winner !== '' && run.winner !== 'none' && run.answer.trim() !== '',
     correct: isCorrect(run.answer, accepted),
   };
 }
@@ -149,7 +153,7 @@ export const realModel: Scenario = {
     r.note(
       `Both systems: ${SETTINGS.agents} agents on one llama-server (qwen: Qwen2.5-Coder-0.5B-Instruct Q4_K_M with its own template; unforced and forced: SmolLM2-135M-Instruct Q4_1 with the Qwen2.5 tool template; ${Number(process.env.MASSGEN_LLAMA_THREADS) || 1} thread(s), 1 slot, 8192 context), temperature ${SETTINGS.temperature}, max_tokens ${SETTINGS.maxTokens}, max_new_answers_per_agent ${SETTINGS.maxNewAnswersPerAgent}, orchestrator timeout ${SETTINGS.orchestratorTimeoutSeconds} s (the bench kills a run ${SETTINGS.guardGraceSeconds} s after it); upstream also gets seed ${SETTINGS.seed} (ours has no seed key; at temperature 0 the server samples greedily).`,
     );
-    r.note('Calls and prompt tokens as the server reported them (usage of the last SSE chunk), per question run (one question through one system, whatever its ending); a decision = a run that named a winner with an answer. Answers correct: an accepted answer appears as a whole word in the final answer.');
+    r.note('Calls and prompt tokens as the server reported them (usage of the last SSE chunk), per question run (one question through one system, whatever its ending); a decision = a run that ended as the system’s success (ours: exit 0; upstream: finish_reason completed) naming a winner with an answer. Answers correct: an accepted answer appears as a whole word in the final answer.');
     if (variants.includes('forced')) r.note('forced: the proxy rewrites every chat request of both systems that offers tools: tool_choice "required", parallel_tool_calls false, the assistant prefill "<tool_call>\\n", and no `vote` tool while the latest board shows "(no answers available yet)". The tool and its arguments are the model\'s.');
     r.figure('settings', { ...SETTINGS, variants, questions: questions.length });
     r.figure('runs', runs.map(({ answer, excerpt, ...d }) => ({ ...d, wallMs: Math.round(d.wallMs), answer: answer.slice(0, 200), ...(excerpt ? { excerpt: excerpt.slice(-600) } : {}) })));
