@@ -2,7 +2,7 @@
 // default base URL and where its API key comes from. Env var names and default URLs follow upstream MassGen
 // (massgen-upstream.md §3.3) so existing configs and shell setups keep working.
 
-import { editDistance } from './edit-distance';
+import { closestName } from './edit-distance';
 import type { ProviderFamily } from './types';
 
 export interface BackendSpec {
@@ -88,13 +88,7 @@ export function isUpstreamType(type: string): boolean {
 
 /** The supported type a typo most likely meant ("chatcompletions" → chatcompletion), if any is close. */
 export function closestBackendType(type: string): string | undefined {
-  const t = type.toLowerCase();
-  let best: { type: string; distance: number } | undefined;
-  for (const known of SUPPORTED_BACKEND_TYPES) {
-    const distance = known.startsWith(t) || t.startsWith(known) ? Math.abs(known.length - t.length) : editDistance(known, t);
-    if (!best || distance < best.distance) best = { type: known, distance };
-  }
-  return best && best.distance <= Math.max(1, Math.floor(t.length / 3)) ? best.type : undefined;
+  return closestName(type, SUPPORTED_BACKEND_TYPES);
 }
 
 /** Backend types are case-insensitive, as upstream lower-cases them. */

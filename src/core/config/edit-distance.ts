@@ -14,3 +14,17 @@ export function editDistance(a: string, b: string): number {
   }
   return row[b.length];
 }
+
+/**
+ * The known name a typo of `name` most likely meant (case-insensitive), or undefined when none is within a third of
+ * its length (at least `atLeast` edits, so short names still match a slip).
+ */
+export function closestName(name: string, known: readonly string[], atLeast = 1): string | undefined {
+  const n = name.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const k of known) {
+    const distance = editDistance(k.toLowerCase(), n);
+    if (!best || distance < best.distance) best = { name: k, distance };
+  }
+  return best && best.distance <= Math.max(atLeast, Math.floor(n.length / 3)) ? best.name : undefined;
+}

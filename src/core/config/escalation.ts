@@ -2,7 +2,7 @@
 // calls the next stage only when the agents so far do not settle it (see engine/escalation.ts for the rule).
 
 import { z } from 'zod';
-import { editDistance } from './edit-distance';
+import { closestName } from './edit-distance';
 import type { Path, Report } from './report';
 import type { Escalation } from './types';
 
@@ -17,8 +17,8 @@ export const EscalationSchema = z.object({
 
 /** "did you mean …" for an id that is not the team's. */
 function near(id: string, ids: readonly string[]): string {
-  const best = ids.map((known) => ({ known, d: editDistance(known.toLowerCase(), id.toLowerCase()) })).sort((a, b) => a.d - b.d)[0];
-  return best && best.d <= Math.max(2, Math.floor(id.length / 3)) ? ` (did you mean ${best.known}?)` : '';
+  const name = closestName(id, ids, 2);
+  return name ? ` (did you mean ${name}?)` : '';
 }
 
 /**

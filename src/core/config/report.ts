@@ -4,7 +4,7 @@
 
 import { isMap, isNode, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import { z } from 'zod';
-import { editDistance } from './edit-distance';
+import { closestName } from './edit-distance';
 import { RENAMED } from './schema';
 
 export interface ConfigIssue {
@@ -145,7 +145,7 @@ export function warnUnknownKeys(value: unknown, known: readonly string[], upstre
       report.warn(path, `${showPath(path)}: upstream MassGen option not supported here, ignored`);
       continue;
     }
-    const near = RENAMED.get(key) ?? known.find((k) => editDistance(k, key) <= 2);
+    const near = RENAMED.get(key) ?? closestName(key, known, 2);
     report.warn(path, `unknown key ${showPath(path)}, ignored${near ? ` (did you mean ${near}?)` : ''}`);
   }
 }
