@@ -7,6 +7,11 @@ import { assertNever } from '../util/errors';
 import { COORDINATION_TOOLS } from './tool-names';
 import type { AgentInfo, AnswerChange, CheckResult, EndReason, EventOf, FailureCause, NoteUndeliveredReason, RunEvent, StageReason, VoteRecord, WinnerVerification, WorkspaceInfo } from './events';
 
+/** Whether the agent took part: every agent does, except those of escalation stages the run never called. */
+export function wasCalled(state: RunState, agentId: string): boolean {
+  return !state.escalation || state.escalation.stages.some((s) => s.agents.includes(agentId));
+}
+
 export type AgentStatus = 'waiting' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'failed' | 'completed';
 export type RunPhase = 'idle' | 'coordinating' | 'presenting' | 'done';
 
@@ -341,7 +346,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.endReason = event.reason;
       state.error = event.error ?? null;
       for (const a of state.agents) {
-        if (a.status !== 'failed') a.status = 'completed';
+        // An agent of a stage never called did not take part: it stays waiting, and status.json says it was not called.
+        if (a.status !== 'failed' && wasCalled(state, a.id)) a.status = 'completed';
         a.retry = null;
       }
       break;

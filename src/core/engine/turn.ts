@@ -246,6 +246,8 @@ async function askModel(ctx: RunContext, agent: AgentRuntime, voteOnly: boolean,
     voteOnly,
     ...(ctx.options.checks ? { checks: { names: ctx.options.checks.names, gate: ctx.options.checks.mode === 'gate' } } : {}),
   });
+  // Every agent's label, also those of escalation stages not called yet: the tool list stays the same all run, so
+  // the cached prompt prefix holds; a vote for a label without an answer is refused with the labels that have one.
   const labels = ctx.agents.map((a) => a.label);
   const build = (messages: ModelRequest['messages']): ModelRequest => ({
     system: agent.textOnly ? `${system}\n\n${TEXT_TOOL_PROTOCOL}` : system,

@@ -52,6 +52,25 @@ describe('status-file: notes', () => {
   });
 });
 
+describe('status-file: escalation stages', () => {
+  const stage1: RunEventBody = { type: 'stage_started', stage: 1, agents: ['a', 'b'], reason: 'start' };
+
+  it('counts only the agents called toward completion; one never called stays waiting after the end', () => {
+    const s = status(events(started, stage1, round(1), turn('a'), turn('b'), answered('a', 'agent1.1'), voted('b', 'a', 'agent1.1')));
+    assert.equal(s.coordination.completion_percentage, 50);
+    assert.deepEqual(s.escalation, { current_stage: 1, stages: [{ stage: 1, agents: ['a', 'b'], reason: 'start', after_round: 0, at_seconds: 2 }], not_called: ['c'] });
+    const ended = status(events(started, stage1, turn('a'), answered('a', 'agent1.1'), { type: 'run_ended', reason: 'consensus', winnerId: 'a', durationMs: 60 }));
+    assert.deepEqual(Object.values(ended.agents).map((a) => a.status), ['completed', 'completed', 'waiting']);
+  });
+
+  it('a stage that joins is counted from then on; runs without stages have no block', () => {
+    const joined = status(events(started, stage1, turn('a'), answered('a', 'agent1.1'), { type: 'stage_started', stage: 2, agents: ['c'], reason: 'disagreement' }, { type: 'run_ended', reason: 'consensus', winnerId: 'a', durationMs: 60 }));
+    assert.deepEqual(joined.escalation?.not_called, []);
+    assert.deepEqual(Object.values(joined.agents).map((a) => a.status), ['completed', 'completed', 'completed']);
+    assert.equal(status(events(started)).escalation, null);
+  });
+});
+
 describe('status-file: checks', () => {
   it('lists each answer version\'s checks, those still running, and the winner\'s verification', () => {
     const result = { name: 'tests', required: true, status: 'failed' as const, exitCode: 1, durationMs: 1234, output: '1 failing', cached: false };

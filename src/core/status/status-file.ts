@@ -5,7 +5,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunState, UsageTotals } from '../engine/run-state';
-import { currentVotes } from '../engine/run-state';
+import { currentVotes, wasCalled } from '../engine/run-state';
 import { countByLabel } from '../engine/tally';
 
 export const STATUS_SCHEMA_VERSION = 1;
@@ -38,7 +38,7 @@ const seconds = (ms: number) => Math.round(ms) / 1000;
 
 export function buildStatus(state: RunState, logDir: string, nowMs: number = Date.now()) {
   const startMs = state.startedAt ? Date.parse(state.startedAt) : nowMs;
-  const live = state.agents.filter((a) => a.status !== 'failed');
+  const live = state.agents.filter((a) => a.status !== 'failed' && wasCalled(state, a.id));
   const votes = currentVotes(state);
   const done = state.phase === 'done';
   const phase =
@@ -135,7 +135,7 @@ export function buildStatus(state: RunState, logDir: string, nowMs: number = Dat
       ? {
           current_stage: state.escalation.stages.at(-1)?.stage ?? null,
           stages: state.escalation.stages.map((s) => ({ stage: s.stage, agents: s.agents, reason: s.reason, after_round: s.afterRound, at_seconds: seconds(s.t) })),
-          not_called: state.agents.filter((a) => !state.escalation!.stages.some((s) => s.agents.includes(a.id))).map((a) => a.id),
+          not_called: state.agents.filter((a) => !wasCalled(state, a.id)).map((a) => a.id),
         }
       : null,
     budget: state.budget

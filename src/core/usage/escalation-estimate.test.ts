@@ -31,4 +31,11 @@ describe('estimate with escalation', () => {
     assert.ok(Math.abs(esc.costUsd!.max - (stage1.costUsd!.max + full.costUsd!.max)) < 1e-12);
     assert.match(esc.assumptions[0], /minimum = stage 1 \(cheap-a, cheap-b\) agrees alone.*maximum = all 2 stages called/);
   });
+
+  it('best case when stage 1 is smaller than min_agreeing: the stages up to the first that can agree', () => {
+    const needsThree = estimateEscalatingRun(INPUT, { stages: [['cheap-a', 'cheap-b'], ['strong-c']], minAgreeing: 3 });
+    assert.deepEqual([needsThree.calls.min, needsThree.costUsd?.min], [full.calls.min, full.costUsd?.min]);
+    assert.equal(needsThree.calls.max, esc.calls.max);
+    assert.match(needsThree.assumptions[0], /minimum = stages 1 to 2 \(cheap-a, cheap-b, strong-c\) agree as one team, the first with the 3 agents/);
+  });
 });

@@ -1,5 +1,6 @@
-// The pre-run estimate for a team in escalation stages (orchestrator.escalation): the best case is stage 1 agreeing
-// alone; the worst calls every stage, each running to the limits with the agents joined so far.
+// The pre-run estimate for a team in escalation stages (orchestrator.escalation): the best case is the first stage
+// with enough agents for min_agreeing (usually stage 1) agreeing alone; the worst calls every stage, each running to
+// the limits with the agents joined so far.
 
 import type { Escalation } from '../config/types';
 import { estimateRun, type EstimateInput, type RunEstimate } from './estimate';
@@ -10,10 +11,18 @@ export function estimateEscalatingRun(input: EstimateInput, escalation: Escalati
     const joined = new Set(escalation.stages.slice(0, k + 1).flat());
     return estimateRun({ ...input, agents: input.agents.filter((a) => joined.has(a.id)) });
   });
-  const [best] = perStage;
+  // A stage with fewer agents than min_agreeing cannot end the run: the best case needs the stages up to one that can.
+  const joinedCounts = escalation.stages.map((_, k) => escalation.stages.slice(0, k + 1).flat().length);
+  const enough = joinedCounts.findIndex((n) => n >= escalation.minAgreeing);
+  const bestStage = enough === -1 ? perStage.length - 1 : enough;
+  const best = perStage[bestStage];
   const full = perStage[perStage.length - 1];
   const worst = (pick: (e: RunEstimate) => number) => perStage.reduce((total, e) => total + pick(e), 0);
-  const stage1 = escalation.stages[0].join(', ');
+  const bestCase =
+    bestStage === 0
+      ? `stage 1 (${escalation.stages[0].join(', ')}) agrees alone and no later stage is called`
+      : `stages 1 to ${bestStage + 1} (${escalation.stages.slice(0, bestStage + 1).flat().join(', ')}) agree as one team, ` +
+        `the first with the ${escalation.minAgreeing} agents min_agreeing asks for, and no later stage is called`;
   return {
     calls: { min: best.calls.min, max: worst((e) => e.calls.max) },
     inputTokens: { min: best.inputTokens.min, max: worst((e) => e.inputTokens.max) },
@@ -25,7 +34,7 @@ export function estimateEscalatingRun(input: EstimateInput, escalation: Escalati
       unpricedAgentIds: full.costUsd.unpricedAgentIds,
     },
     assumptions: [
-      `Escalation: minimum = stage 1 (${stage1}) agrees alone and no later stage is called; maximum = all ${escalation.stages.length} stages called, ` +
+      `Escalation: minimum = ${bestCase}; maximum = all ${escalation.stages.length} stages called, ` +
         'each running to the limits with the agents joined so far (an upper bound: the answer cap is per agent over the whole run).',
       ...full.assumptions,
     ],
