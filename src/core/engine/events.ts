@@ -154,6 +154,10 @@ export type RunEventBody =
   | { type: 'check_finished'; agentId: string; label: string; result: CheckResult }
   | { type: 'vote_cast'; vote: VoteRecord }
   | { type: 'vote_invalidated'; voterId: string; targetLabel: string; reason: string }
+  /**
+   * `willRetry`: the agent may start the turn again: after a back-off, or, when it failed on the protocol, once the
+   * board shows it something new (if nothing can change the board any more, it is set aside: `agent_failed`).
+   */
   | { type: 'turn_failed'; agentId: string; error: string; cause: FailureCause; willRetry: boolean }
   /** `unreachable`: the agent failed because its server could not be reached (typed, so views need not parse `error`). */
   | { type: 'agent_failed'; agentId: string; error: string; cause: FailureCause; unreachable?: UnreachableServer }
