@@ -44,7 +44,8 @@ export function accuracyVsCost(summary: EvalSummary, systems: readonly SystemSpe
     return (basis === 'cost_usd' ? s.cost_usd ?? 0 : s.tokens) / s.n;
   };
   const maxX = Math.max(...scored.map((s) => perItem(s.id))) * 1.15 || 1;
-  const [left, top, w, h] = [70, 16, 460, 260];
+  // Room above 100 % for the label of a point there.
+  const [left, top, w, h] = [70, 26, 460, 260];
   const X = (v: number) => left + (v / maxX) * w;
   const Y = (v: number) => top + (1 - v) * h;
   const fmt = (v: number) => (basis === 'cost_usd' ? usd(v) : v >= 10000 ? `${(v / 1000).toFixed(0)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : v.toFixed(0));
@@ -84,7 +85,7 @@ export function costReading(summary: EvalSummary, front: readonly string[]): str
     const cost = (s: typeof team) => (basis === 'cost_usd' ? s.cost_usd! : s.tokens) / s.n;
     const ratio = cost(team) > 0 ? ` at ${(cost(stepped) / cost(team)).toFixed(2)}× its ${basis === 'cost_usd' ? 'cost' : 'tokens'} per item` : '';
     const acc = (s: typeof team) => s.correct / s.n;
-    const kept = acc(team) > 0 ? `keeps ${(acc(stepped) / acc(team)).toFixed(2)} of team's accuracy` : `is right on ${pct(acc(stepped))} of items where team is right on none`;
+    const kept = acc(team) > 0 ? `keeps ${(acc(stepped) / acc(team)).toFixed(2)} of team's accuracy` : `reaches ${pct(acc(stepped))} of accuracy where team reaches none`;
     const e = stepped.escalation;
     const called = e && e.items > 0 ? `, calling a later stage on ${e.escalated} of ${e.items} item(s)` : '';
     return `team-escalating ${kept}${ratio}${called}.`;
