@@ -1,9 +1,9 @@
 // `massgen eval` end to end, as the issue checks it: the real CLI bundle as a subprocess, scripted agents behind
 // the real OpenAI SDK on a fake server on 127.0.0.1. A team whose members each answer one item of three right and
 // whose votes always pick the right member must score team 3/3, each member 1/3, oracle 3/3; the report must chart
-// it without loading anything; --resume on a finished eval must make no model call. Also: shards and merge, a code
-// task scored by its checks in the real sandbox, bad dataset lines, Ctrl-C keeping finished items, an unreachable
-// server, and the key never written anywhere.
+// it without loading anything; --resume on a finished eval must make no model call. Also: an escalating team and
+// the Pareto front, shards and merge, a code task scored by its checks in the real sandbox, bad dataset lines,
+// Ctrl-C keeping finished items, an unreachable server, and the key never written anywhere.
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -42,6 +42,27 @@ function membersScript(options: { slowItem?: () => string | undefined } = {}): F
     if (offered.has('new_answer') && !answered) return { ...slow, usage, toolCalls: [{ name: 'new_answer', arguments: { content: answer } }] };
     const k = Number(item.right.slice(1));
     return { ...slow, usage, toolCalls: [{ name: 'vote', arguments: { agent_id: `agent${k}`, reason: `agent${k} is right` } }] };
+  };
+}
+
+/**
+ * The members for an escalating team: a voter votes for the right member's answer once it is on the board, else
+ * for its own (model mK is agent K), so stage 1 (a, b) settles q1 and q2 but disagrees on q3, whose right answer
+ * only stage 2 (c) has.
+ */
+function stagedScript(): FakeHandler {
+  return ({ body }) => {
+    const all = body.messages.map(textOf).join('\n');
+    const item = ITEMS.find((it) => all.includes(it.line.question));
+    if (!item) throw new Error('no known question in the request');
+    const model = body.model as Model;
+    const offered = new Set((body.tools ?? []).map((t) => t.function.name));
+    const answered = body.messages.some((m) => m.role === 'assistant' && (m.tool_calls ?? []).some((c) => c.function.name === 'new_answer'));
+    const usage = { promptTokens: 100, completionTokens: 20 };
+    if (offered.has('new_answer') && !answered) return { usage, toolCalls: [{ name: 'new_answer', arguments: { content: item.answers[model] } }] };
+    const right = Number(item.right.slice(1));
+    const k = all.includes(`<agent${right}>`) ? right : Number(model.slice(1));
+    return { usage, toolCalls: [{ name: 'vote', arguments: { agent_id: `agent${k}`, reason: `agent${k} is right` } }] };
   };
 }
 
@@ -167,6 +188,43 @@ describe('massgen eval (subprocess, fake OpenAI server)', function () {
     const refused = await run(['eval', '--config', config, '--dataset', dataset, '--out', out]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /already holds an eval .* pass --resume/);
+  });
+
+  it('escalation: team-escalating as configured, team all agents from the start, the stages per item, the Pareto front', async () => {
+    suite.server = await startFakeOpenAI(stagedScript());
+    const price = (usd: number) => `pricing: { input_per_million: ${usd}, cached_input_per_million: ${usd}, output_per_million: ${usd} }`;
+    const config = join(work, 'staged.yaml');
+    writeFileSync(config, `agents:\n${[['a', 'm1', 1], ['b', 'm2', 1], ['c', 'm3', 100]].map(([id, m, usd]) => `  - id: ${id}\n    backend: { type: chatcompletion, model: ${m}, base_url: ${suite.server!.baseUrl}, api_key: ${SECRET}, ${price(usd as number)} }\n`).join('')}orchestrator:\n  escalation: { stages: [[a, b], [c]] }\n`);
+    const dataset = writeDataset('staged.jsonl', ITEMS.map((i) => i.line));
+    const out = join(work, 'eval-staged');
+    const r = await run(['eval', '--config', config, '--dataset', dataset, '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+
+    const rows = readJsonl(join(out, 'results.jsonl'));
+    const stepped = (id: string) => rows.find((x) => x.item === id && x.system === 'team-escalating')!;
+    assert.deepEqual(['q1', 'q2', 'q3'].map((id) => [stepped(id).correct, stepped(id).escalation]), [
+      [true, { stages_called: 1, reasons: [] }],
+      [true, { stages_called: 1, reasons: [] }],
+      [true, { stages_called: 2, reasons: ['disagreement'] }],
+    ]);
+    assert.ok(rows.filter((x) => x.system === 'team').every((x) => x.escalation === undefined && x.correct), 'team: no stages');
+    const cCalls = suite.server.chatRequests().filter((q) => q.body.model === 'm3').length;
+    // c: one call alone per item, two per item in the team (answer, vote), and two on q3 in the escalating team.
+    assert.equal(cCalls, 3 + 6 + 2);
+
+    const s = summaryOf(out);
+    assert.deepEqual([s.systems.team.correct, s.systems['team-escalating'].correct, s.systems['team-escalating'].kind], [3, 3, 'team-escalating']);
+    assert.deepEqual(s.systems['team-escalating'].escalation, { items: 3, escalated: 1, share: 0.3333, stages_called: [3, 1], reasons: { disagreement: 1 } });
+    assert.deepEqual([s.pareto_front, s.pareto_unknown_cost], [['a', 'b', 'team-escalating'], []]);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    assertSelfContained(html);
+    assert.equal((html.match(/class="pareto-point"/g) ?? []).length, 3);
+    assert.match(html, /<p class="reading">team-escalating keeps 1\.00 of team&#39;s accuracy at 0\.\d\d× its cost per item, calling a later stage on 1 of 3 item\(s\)\.<\/p>/);
+    assert.match(r.stdout, /^team-escalating \(a, b → c\)\s+3\/3\s+100\.0%/m);
+
+    const typo = await run(['eval', '--config', config, '--dataset', dataset, '--out', join(work, 'eval-typo'), '--escalation', 'a,cc;b']);
+    assert.equal(typo.code, 1);
+    assert.match(typo.stderr, /Configuration error: --escalation: no agent has id 'cc' \(did you mean c\?\)/);
   });
 
   it('--shard K/N splits the items and merge joins the shards into the same summary', async () => {

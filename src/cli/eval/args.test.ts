@@ -18,6 +18,11 @@ describe('massgen eval arguments', () => {
     });
   });
 
+  it('--escalation: K, or agent ids with \',\' inside a stage and \';\' between stages', () => {
+    assert.deepEqual(parse([...base, '--escalation', '2']), { ...parse(base), escalation: { start: 2 } });
+    assert.deepEqual((parse([...base, '--escalation', ' cheap-a, cheap-b ; strong']) as { escalation?: unknown }).escalation, { stages: [['cheap-a', 'cheap-b'], ['strong']] });
+  });
+
   it('merge', () => {
     assert.deepEqual(parse(['merge', 's1', 's2', '--out', 'all']), { command: 'eval-merge', dirs: ['s1', 's2'], out: 'all' });
     fails(['merge', 's1'], /needs --out DIR/);
@@ -34,6 +39,8 @@ describe('massgen eval arguments', () => {
     fails([...base, '--baseline', 'majority'], /--baseline must be self-consistency/);
     fails([...base, '--samples', '3'], /set up --baseline self-consistency; add it/);
     fails([...base, '--baseline', 'self-consistency', '--samples', '1'], /--samples must be at least 2/);
+    fails([...base, '--escalation', '0'], /--escalation 0: K must be at least 1/);
+    fails([...base, '--escalation', 'a,b;;c'], /--escalation 'a,b;;c': a stage is empty/);
     fails([...base, '--frobnicate'], /Unknown option '--frobnicate'/);
   });
 });

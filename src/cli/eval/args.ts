@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import type { Shard } from '../../core/eval/manifest';
 import { parseShard } from '../../core/eval/shard';
+import type { EscalationOption } from '../../core/eval/systems';
 import { errorMessage } from '../../core/util/errors';
 
 export interface EvalCommand {
@@ -23,6 +24,8 @@ export interface EvalCommand {
   baselineAgent?: string;
   /** The baseline's samples per item (default: the team's size). */
   samples?: number;
+  /** Also score the team in these escalation stages (ids are checked against the config later). */
+  escalation?: EscalationOption;
   approveTools: boolean;
   allowCommands: boolean;
   /** Keep each run's log folder under DIR/runs/. */
@@ -42,7 +45,7 @@ export const DEFAULT_PER_PROVIDER = 2;
 
 export const EVAL_USAGE = `  massgen eval --config FILE --dataset FILE.jsonl --out DIR [--resume] [--concurrency N] [--per-provider N]
                [--limit N] [--shard K/N] [--baseline self-consistency [--baseline-agent ID] [--samples N]]
-               [--allow-commands] [--approve-tools] [--no-run-logs]
+               [--escalation K | --escalation "ID,ID;ID"] [--allow-commands] [--approve-tools] [--no-run-logs]
   massgen eval merge DIR... --out DIR`;
 
 export const EVAL_HELP = `massgen eval scores the team, each of its agents alone (one answer turn, the same prompt) and, with --baseline
@@ -51,7 +54,10 @@ export const EVAL_HELP = `massgen eval scores the team, each of its agents alone
   choice), {"id","task","workspace","checks":[...]} (code: right when the winner passes the checks). It writes
   DIR/results.jsonl (a line per item × system, as each finishes), DIR/summary.json (accuracy with 95% intervals,
   cost, tokens, calls, seconds per system, and the oracle: some member alone right) and DIR/report.html (one
-  self-contained page). --concurrency N runs (default ${DEFAULT_CONCURRENCY}), at most --per-provider N (default
+  self-contained page, with accuracy against cost and its Pareto front). With orchestrator.escalation in the config,
+  or --escalation K (the first K agents are stage 1, the rest stage 2) or --escalation "a,b;c" (stages by agent id),
+  it also scores team-escalating, the team in those stages, and team is then the whole team from the start.
+  --concurrency N runs (default ${DEFAULT_CONCURRENCY}), at most --per-provider N (default
   ${DEFAULT_PER_PROVIDER}) on any one endpoint. --resume runs only what DIR is missing; --shard K/N takes every N-th item from
   the K-th; massgen eval merge joins shard folders into --out DIR. Ctrl-C keeps what finished (exit 4).`;
 
@@ -82,6 +88,7 @@ export function parseEvalArgs(args: string[], usageError: (message: string) => E
     baseline: { type: 'string' },
     'baseline-agent': { type: 'string' },
     samples: { type: 'string' },
+    escalation: { type: 'string' },
     'approve-tools': { type: 'boolean' },
     'allow-commands': { type: 'boolean' },
     'no-run-logs': { type: 'boolean' },
@@ -108,6 +115,7 @@ export function parseEvalArgs(args: string[], usageError: (message: string) => E
   if (!baseline && (values['baseline-agent'] !== undefined || values.samples !== undefined)) throw usageError('--baseline-agent and --samples set up --baseline self-consistency; add it.');
   const samples = positive('samples');
   if (samples === 1) throw usageError('--samples must be at least 2: a majority of one sample is the agent alone, which the eval scores anyway.');
+  const escalation = values.escalation === undefined ? undefined : parseEscalation(values.escalation as string, usageError);
   return {
     command: 'eval',
     config: values.config as string,
@@ -121,8 +129,22 @@ export function parseEvalArgs(args: string[], usageError: (message: string) => E
     ...(baseline ? { baseline: 'self-consistency' as const } : {}),
     ...(values['baseline-agent'] !== undefined ? { baselineAgent: values['baseline-agent'] as string } : {}),
     ...(samples !== undefined ? { samples } : {}),
+    ...(escalation ? { escalation } : {}),
     approveTools: Boolean(values['approve-tools']),
     allowCommands: Boolean(values['allow-commands']),
     runLogs: !values['no-run-logs'],
   };
+}
+
+/** `--escalation K` or `--escalation "a,b;c"`: the form only; whether the ids are the team's is checked with the config. */
+export function parseEscalation(raw: string, usageError: (message: string) => Error): EscalationOption {
+  const text = raw.trim();
+  if (/^\d+$/.test(text)) {
+    const start = Number(text);
+    if (start < 1) throw usageError(`--escalation ${raw}: K must be at least 1 (the first K agents are stage 1).`);
+    return { start };
+  }
+  const stages = text.split(';').map((stage) => stage.split(',').map((id) => id.trim()).filter(Boolean));
+  if (stages.some((s) => s.length === 0)) throw usageError(`--escalation '${raw}': a stage is empty; give K (the first K agents are stage 1), or agent ids with ',' inside a stage and ';' between stages, e.g. "a,b;c".`);
+  return { stages };
 }

@@ -88,7 +88,7 @@ async function evalRun(cmd: EvalCommand, io: CliIO): Promise<number> {
   const config = loadConfig(cmd, io);
   let systems: SystemSpec[];
   try {
-    systems = evalSystems(config, cmd.baseline ? { kind: 'self-consistency', agent: cmd.baselineAgent, samples: cmd.samples } : undefined);
+    systems = evalSystems(config, cmd.baseline ? { kind: 'self-consistency', agent: cmd.baselineAgent, samples: cmd.samples } : undefined, cmd.escalation);
   } catch (err) {
     if (err instanceof SystemsError) throw new Stop(EXIT.config, `Configuration error: ${err.message}`);
     throw err;

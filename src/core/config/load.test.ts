@@ -37,6 +37,12 @@ describe('examples/', () => {
     });
   }
 
+  it('eval/escalating-team.yaml: two cheap agents as stage 1, the strong one as stage 2, without warnings', () => {
+    const { config, warnings } = loadConfigFile(join(__dirname, '../../../examples/eval/escalating-team.yaml'), {}, { requireKeys: false });
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(config.orchestrator.escalation, { stages: [['cheap-a', 'cheap-b'], ['strong']], minAgreeing: 2 });
+  });
+
   it('mixed-openai-anthropic.yaml loads with keys from the environment', () => {
     const { config } = loadConfigFile(join(__dirname, '../../../examples/mixed-openai-anthropic.yaml'),
       { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' });

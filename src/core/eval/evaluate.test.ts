@@ -6,6 +6,7 @@ import { evaluate, majorityIndex, pendingPairs } from './evaluate';
 import { RunLimiter } from './limiter';
 import { pairKey, type ResultRow } from './results';
 import type { RunOnce, RunOutcome } from './session-run';
+import { summarize } from './summary';
 import type { SystemSpec } from './systems';
 
 const items: QaItem[] = ['q1', 'q2'].map((id, index) => ({ kind: 'qa', id, index, line: index + 1, question: `${id}?`, answers: ['yes'] }));
@@ -43,6 +44,28 @@ describe('eval loop', () => {
     });
     assert.deepEqual([rows[0].winner, rows[0].votes], ['a', {}], 'team rows name the winner');
     assert.equal(rows.filter((r) => r.correct).length, 4);
+  });
+
+  it('team-escalating: the team run in its stages; each row says which stages it called; the summary has the front', async () => {
+    const stepped: SystemSpec = { id: 'team-escalating', kind: 'team-escalating', agents: ['a', 'b'], stages: [['a'], ['b']], minAgreeing: 1 };
+    const whos: string[] = [];
+    const priced = (costUsd: number) => ({ ...emptyUsage(), calls: 1, inputTokens: 5, outputTokens: 1, costUsd });
+    const { result, rows } = run(async (item, who) => {
+      whos.push(JSON.stringify(who));
+      if ('agent' in who) return outcome(who.agent === 'a' && item.id === 'q1' ? 'Answer: yes' : 'Answer: no', { usage: priced(0.01) });
+      if (!who.escalation) return outcome('Answer: yes', { usage: priced(0.1) });
+      // q2 is the hard one: stage 1 disagrees and stage 2 is called.
+      return item.id === 'q1' ? outcome('Answer: yes', { usage: priced(0.01), escalation: { stagesCalled: 1, reasons: [] } }) : outcome('Answer: yes', { usage: priced(0.08), escalation: { stagesCalled: 2, reasons: ['disagreement'] } });
+    }, { systems: [systems[0], stepped, ...systems.slice(1)] });
+    await result;
+    assert.ok(whos.includes(JSON.stringify({ team: true })), 'team: no stages');
+    assert.ok(whos.includes(JSON.stringify({ team: true, escalation: { stages: [['a'], ['b']], minAgreeing: 1 } })));
+    const byItem = (id: string) => rows.find((r) => r.item === id && r.system === 'team-escalating')!;
+    assert.deepEqual([byItem('q1').escalation, byItem('q2').escalation], [{ stages_called: 1, reasons: [] }, { stages_called: 2, reasons: ['disagreement'] }]);
+    assert.equal(rows.find((r) => r.system === 'team')!.escalation, undefined);
+    const s = summarize({ systems: [systems[0], stepped, ...systems.slice(1)], rows, items: 2 });
+    assert.deepEqual(s.systems['team-escalating'].escalation, { items: 2, escalated: 1, share: 0.5, stages_called: [2, 1], reasons: { disagreement: 1 } });
+    assert.deepEqual([s.pareto_front, s.pareto_unknown_cost], [['a', 'team-escalating'], []], 'team: as accurate as team-escalating at more cost');
   });
 
   it('pendingPairs skips what is done', () => {

@@ -95,7 +95,8 @@ type Once = (item: EvalItem, system: SystemSpec, who: Who, sample?: number) => P
 
 async function runPair(item: EvalItem, system: SystemSpec, once: Once, displayPath: (p: string) => string): Promise<ResultRow | 'cancelled'> {
   if (system.kind !== 'self-consistency') {
-    const outcome = await once(item, system, system.kind === 'team' ? { team: true } : { agent: system.agent });
+    const who: Who = system.kind === 'team' ? { team: true } : system.kind === 'team-escalating' ? { team: true, escalation: { stages: system.stages, minAgreeing: system.minAgreeing } } : { agent: system.agent };
+    const outcome = await once(item, system, who);
     if (outcome === 'cancelled') return 'cancelled';
     return rowOf(item, system, outcome, scoreRun(item, outcome), displayPath);
   }
@@ -130,7 +131,8 @@ export function rowOf(item: EvalItem, system: SystemSpec, outcome: RunOutcome, s
     ...costOf(u),
     seconds: outcome.seconds,
     end_reason: outcome.reason,
-    ...(system.kind === 'team' ? { winner: outcome.winnerId, votes: outcome.votes ?? {} } : {}),
+    ...(system.kind === 'team' || system.kind === 'team-escalating' ? { winner: outcome.winnerId, votes: outcome.votes ?? {} } : {}),
+    ...(outcome.escalation ? { escalation: { stages_called: outcome.escalation.stagesCalled, reasons: outcome.escalation.reasons } } : {}),
     ...(item.kind === 'code' ? { failed_checks: score.failedChecks ?? null } : {}),
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(outcome.logDir ? { log_dir: displayPath(outcome.logDir) } : {}),

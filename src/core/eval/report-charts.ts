@@ -2,13 +2,14 @@
 // and shows the same thing in every browser. Each chart is a pure function of the summary and the rows.
 
 import { esc, pct, usd } from './html';
+import { paretoFront } from './pareto';
 import { costBasis, itemAgreement, type EvalSummary } from './summary';
 import { latestRows, pairKey, type ResultRow } from './results';
 import type { SystemSpec } from './systems';
 
-export const COLORS = { team: '#1565c0', member: '#6d4c41', baseline: '#8e24aa', oracle: '#2e7d32', right: '#2e7d32', wrong: '#c62828', error: '#f9a825', missing: '#d0d0d0', grid: '#e0e0e0', axis: '#757575' };
+export const COLORS = { team: '#1565c0', escalating: '#00838f', member: '#6d4c41', baseline: '#8e24aa', oracle: '#2e7d32', right: '#2e7d32', wrong: '#c62828', error: '#f9a825', missing: '#d0d0d0', grid: '#e0e0e0', axis: '#757575' };
 
-const colorOf = (s: SystemSpec) => (s.kind === 'team' ? COLORS.team : s.kind === 'member' ? COLORS.member : COLORS.baseline);
+const colorOf = (s: SystemSpec) => (s.kind === 'team' ? COLORS.team : s.kind === 'team-escalating' ? COLORS.escalating : s.kind === 'member' ? COLORS.member : COLORS.baseline);
 
 /** Accuracy per system with its 95 % interval, and the oracle, as horizontal bars. */
 export function accuracyBars(summary: EvalSummary, systems: readonly SystemSpec[]): string {
@@ -30,7 +31,10 @@ export function accuracyBars(summary: EvalSummary, systems: readonly SystemSpec[
   return svg(left + width + 110, height, 'Accuracy per system with 95% Wilson intervals', [...ticks, ...bars].join(''));
 }
 
-/** Accuracy against cost per item (dollars when every system is priced, else tokens), one point per system. */
+/**
+ * Accuracy against cost per item (dollars when every system is priced, else tokens), one point per system, the
+ * Pareto front as a step line through its points (each ringed), and the reading of it in one sentence.
+ */
 export function accuracyVsCost(summary: EvalSummary, systems: readonly SystemSpec[]): string {
   const scored = systems.filter((s) => (summary.systems[s.id]?.n ?? 0) > 0);
   if (scored.length === 0) return '<p class="note">No results yet.</p>';
@@ -40,13 +44,20 @@ export function accuracyVsCost(summary: EvalSummary, systems: readonly SystemSpe
     return (basis === 'cost_usd' ? s.cost_usd ?? 0 : s.tokens) / s.n;
   };
   const maxX = Math.max(...scored.map((s) => perItem(s.id))) * 1.15 || 1;
-  const [left, top, w, h] = [70, 16, 460, 260];
+  // Room above 100 % for the label of a point there.
+  const [left, top, w, h] = [70, 26, 460, 260];
   const X = (v: number) => left + (v / maxX) * w;
   const Y = (v: number) => top + (1 - v) * h;
   const fmt = (v: number) => (basis === 'cost_usd' ? usd(v) : v >= 10000 ? `${(v / 1000).toFixed(0)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : v.toFixed(0));
   const grid = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${left}" x2="${left + w}" y1="${Y(t)}" y2="${Y(t)}" stroke="${COLORS.grid}"/><text x="${left - 6}" y="${Y(t) + 4}" text-anchor="end" class="tick">${t * 100}%</text>`);
   const xticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<text x="${X(t * maxX)}" y="${top + h + 16}" text-anchor="middle" class="tick">${esc(fmt(t * maxX))}</text>`);
   const oracle = summary.oracle.accuracy === null ? '' : `<line x1="${left}" x2="${left + w}" y1="${Y(summary.oracle.accuracy)}" y2="${Y(summary.oracle.accuracy)}" stroke="${COLORS.oracle}" stroke-dasharray="6 4"/><text x="${left + 6}" y="${Y(summary.oracle.accuracy) + 14}" fill="${COLORS.oracle}">oracle ${pct(summary.oracle.accuracy)}</text>`;
+  // On tokens when some cost is unknown, so every point has its place; summary.json's front (dollars) leaves those out.
+  const front = paretoFront(scored.map((s) => ({ id: s.id, accuracy: summary.systems[s.id].correct / summary.systems[s.id].n, cost: perItem(s.id) }))).front;
+  const at = (id: string) => ({ x: X(perItem(id)), y: Y(summary.systems[id].accuracy ?? 0) });
+  const steps = front.map(at).map((p, i) => (i === 0 ? `M${p.x.toFixed(1)} ${p.y.toFixed(1)}` : `H${p.x.toFixed(1)}V${p.y.toFixed(1)}`)).join('');
+  const frontLine = front.length > 1 ? `<path class="pareto-front" d="${steps}" fill="none" stroke="${COLORS.oracle}" stroke-width="2" opacity="0.7"/>` : '';
+  const rings = front.map((id) => `<circle class="pareto-point" cx="${at(id).x.toFixed(1)}" cy="${at(id).y.toFixed(1)}" r="11" fill="none" stroke="${COLORS.oracle}" stroke-width="2"><title>${esc(`${id}: on the Pareto front`)}</title></circle>`);
   const points = scored.map((s, i) => {
     const sum = summary.systems[s.id];
     const cx = X(perItem(s.id));
@@ -54,10 +65,33 @@ export function accuracyVsCost(summary: EvalSummary, systems: readonly SystemSpe
     const ci = sum.ci95 ? `<line x1="${cx.toFixed(1)}" x2="${cx.toFixed(1)}" y1="${Y(sum.ci95[1]).toFixed(1)}" y2="${Y(sum.ci95[0]).toFixed(1)}" stroke="${colorOf(s)}" opacity="0.5" stroke-width="2"/>` : '';
     // Labels alternate sides so that systems at the same point stay readable.
     const dx = i % 2 === 0 ? 9 : -9;
-    return `${ci}<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="${s.kind === 'team' ? 7 : 5}" fill="${colorOf(s)}"><title>${esc(`${s.id}: ${pct(sum.accuracy)} at ${fmt(perItem(s.id))} per item`)}</title></circle><text x="${(cx + dx).toFixed(1)}" y="${(cy - 8 - (i % 3) * 2).toFixed(1)}" text-anchor="${dx > 0 ? 'start' : 'end'}">${esc(s.id)}</text>`;
+    return `${ci}<circle class="system-point" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="${s.kind === 'team' || s.kind === 'team-escalating' ? 7 : 5}" fill="${colorOf(s)}"><title>${esc(`${s.id}: ${pct(sum.accuracy)} at ${fmt(perItem(s.id))} per item`)}</title></circle><text x="${(cx + dx).toFixed(1)}" y="${(cy - 8 - (i % 3) * 2).toFixed(1)}" text-anchor="${dx > 0 ? 'start' : 'end'}">${esc(s.id)}</text>`;
   });
   const axis = `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + h}" stroke="${COLORS.axis}"/><line x1="${left}" x2="${left + w}" y1="${top + h}" y2="${top + h}" stroke="${COLORS.axis}"/><text x="${left + w / 2}" y="${top + h + 34}" text-anchor="middle">${basis === 'cost_usd' ? 'cost per item (USD)' : 'tokens per item (cost unknown for some models)'}</text><text x="14" y="${top + h / 2}" transform="rotate(-90 14 ${top + h / 2})" text-anchor="middle">accuracy</text>`;
-  return svg(left + w + 40, top + h + 44, `Accuracy against ${basis === 'cost_usd' ? 'cost' : 'tokens'} per item`, [...grid, ...xticks, axis, oracle, ...points].join(''));
+  const title = `Accuracy against ${basis === 'cost_usd' ? 'cost' : 'tokens'} per item; ringed and joined: the Pareto front (${front.join(' → ')})`;
+  const unknown = summary.pareto_unknown_cost.length ? ` Cost unknown for ${summary.pareto_unknown_cost.join(', ')} (no price for some model: set backend.pricing), so the front is drawn on tokens; summary.json's pareto_front leaves ${summary.pareto_unknown_cost.length === 1 ? 'it' : 'them'} out.` : '';
+  return svg(left + w + 40, top + h + 44, title, [...grid, ...xticks, axis, oracle, frontLine, ...rings, ...points].join('')) + `<p class="reading">${esc(costReading(summary, front))}</p>${unknown ? `<p class="note">${esc(unknown.trim())}</p>` : ''}`;
+}
+
+/**
+ * The chart in one sentence: with an escalating team, how much of the team's accuracy it keeps and at what share of
+ * its cost per item (dollars when both are fully priced, else tokens); otherwise which systems are on the front.
+ */
+export function costReading(summary: EvalSummary, front: readonly string[]): string {
+  const team = summary.systems.team;
+  const stepped = summary.systems['team-escalating'];
+  if (team?.n && stepped?.n) {
+    const basis = costBasis(team, stepped);
+    const cost = (s: typeof team) => (basis === 'cost_usd' ? s.cost_usd! : s.tokens) / s.n;
+    const ratio = cost(team) > 0 ? ` at ${(cost(stepped) / cost(team)).toFixed(2)}× its ${basis === 'cost_usd' ? 'cost' : 'tokens'} per item` : '';
+    const acc = (s: typeof team) => s.correct / s.n;
+    const kept = acc(team) > 0 ? `keeps ${(acc(stepped) / acc(team)).toFixed(2)} of team's accuracy` : `reaches ${pct(acc(stepped))} of accuracy where team reaches none`;
+    const e = stepped.escalation;
+    const called = e && e.items > 0 ? `, calling a later stage on ${e.escalated} of ${e.items} item(s)` : '';
+    return `team-escalating ${kept}${ratio}${called}.`;
+  }
+  if (front.length === 0) return 'No system has a known cost, so there is no Pareto front.';
+  return `On the Pareto front, where no other system is as accurate for less or more accurate for no more: ${front.join(', ')}.`;
 }
 
 /** For k = 0…members: items where k members alone were right, and how many of them the team got right. */

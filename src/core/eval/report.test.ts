@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { esc } from './html';
 import { headline, renderReport } from './report';
+import { accuracyVsCost, costReading } from './report-charts';
 import { row } from './results.test';
 import { summarize } from './summary';
 import { summaryTable } from './summary-table';
@@ -61,5 +62,52 @@ describe('eval report', () => {
     assert.match(table, /^oracle \(any member right\)\s+2\/2\s+100\.0%/m);
     assert.match(table, /^team vs best member \(a\): \+16\.7 points; team alone right on 1, a alone on 0 of 2 item\(s\); 1\.0× the tokens per item$/m);
     assert.match(table, /^partial: 7 of 12 item × system runs done$/m);
+  });
+
+  describe('accuracy against cost, with the Pareto front', () => {
+    const staged: SystemSpec[] = [
+      { id: 'team', kind: 'team', agents: ['a', 'b', 'strong'] },
+      { id: 'team-escalating', kind: 'team-escalating', agents: ['a', 'b', 'strong'], stages: [['a', 'b'], ['strong']], minAgreeing: 1 },
+      { id: 'a', kind: 'member', agent: 'a', model: 'cheap' },
+      { id: 'b', kind: 'member', agent: 'b', model: 'cheap' },
+    ];
+    // 20 items: the team right on all at $0.10 each; escalating right on 19, stage 2 on 7 ($0.07) and not on 13 ($0.01).
+    const staggered = Array.from({ length: 20 }, (_, i) => `q${i + 1}`).flatMap((id, i) => [
+      row(id, 'team', { correct: true, cost_usd: 0.1 }),
+      row(id, 'team-escalating', { system_kind: 'team-escalating', correct: i !== 0, cost_usd: i < 7 ? 0.07 : 0.01, escalation: i < 7 ? { stages_called: 2, reasons: ['disagreement'] } : { stages_called: 1, reasons: [] } }),
+      row(id, 'a', { correct: i % 2 === 0, cost_usd: 0.01 }),
+      row(id, 'b', { correct: i < 12, cost_usd: 0.05 }),
+    ]);
+    const summary = summarize({ systems: staged, rows: staggered, items: 20 });
+
+    it('summary: the front, and how often the escalating team escalated', () => {
+      assert.deepEqual(summary.pareto_front, ['a', 'team-escalating', 'team']);
+      assert.deepEqual(summary.systems['team-escalating'].escalation, { items: 20, escalated: 7, share: 0.35, stages_called: [20, 7], reasons: { disagreement: 7 } });
+    });
+
+    it('every system a labelled point; the front ringed and joined by a step line; the reading under it', () => {
+      const chart = accuracyVsCost(summary, staged);
+      assert.equal((chart.match(/<svg /g) ?? []).length, 1);
+      assert.equal((chart.match(/class="system-point"/g) ?? []).length, 4);
+      for (const id of ['team', 'team-escalating', 'a', 'b']) assert.match(chart, new RegExp(`<text [^>]*>${id}</text>`), `${id} is labelled`);
+      const rings = [...chart.matchAll(/<circle class="pareto-point"[^>]*><title>([^<]*): on the Pareto front<\/title>/g)].map((m) => m[1]);
+      assert.deepEqual(rings, ['a', 'team-escalating', 'team']);
+      assert.match(chart, /<path class="pareto-front" d="M[\d.]+ [\d.]+H[\d.]+V[\d.]+H[\d.]+V[\d.]+"/, 'a step per point after the first');
+      assert.match(chart, /the Pareto front \(a → team-escalating → team\)/);
+      assert.match(chart, /<p class="reading">team-escalating keeps 0\.95 of team&#39;s accuracy at 0\.31× its cost per item, calling a later stage on 7 of 20 item\(s\)\.<\/p>/);
+      const page = renderReport({ title: 't', summary, systems: staged, rows: staggered, facts: [] });
+      assert.match(page, /<b>team-escalating<\/b> <span class="note">a, b → strong; a later stage on 7 of 20 \(35\.0%\)<\/span>/);
+    });
+
+    it('the reading without an escalating team names the front; unknown costs are said and left out of the front', () => {
+      const flat = [staged[0], ...staged.slice(2)];
+      assert.deepEqual(summarize({ systems: flat, rows: staggered, items: 20 }).pareto_front, ['a', 'b', 'team']);
+      assert.equal(costReading(summarize({ systems: flat, rows: staggered, items: 20 }), ['a', 'b', 'team']), 'On the Pareto front, where no other system is as accurate for less or more accurate for no more: a, b, team.');
+      assert.equal(costReading(summarize({ systems, rows, items: 4 }), []), 'No system has a known cost, so there is no Pareto front.');
+      const partly = summarize({ systems: staged.slice(2), rows: [row('q1', 'a', { correct: true }), row('q1', 'b', { cost_usd: 0.02 })], items: 1 });
+      assert.deepEqual([partly.pareto_front, partly.pareto_unknown_cost], [['b'], ['a']]);
+      assert.match(accuracyVsCost(partly, staged.slice(2)), /Cost unknown for a \(no price for some model: set backend\.pricing\), so the front is drawn on tokens; summary\.json&#39;s pareto_front leaves it out\./);
+      assert.match(summaryTable(summary, staged), /^team-escalating called a later stage on 7 of 20 item\(s\) \(35\.0%\)\nPareto front \(accuracy against cost per item\): a, team-escalating, team$/m);
+    });
   });
 });

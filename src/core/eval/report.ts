@@ -6,7 +6,7 @@ import { clip, count, esc, pct, usd } from './html';
 import { accuracyBars, accuracyVsCost, COLORS, itemGrid, membersRightChart } from './report-charts';
 import { latestRows, pairKey, type ResultRow } from './results';
 import type { EvalSummary, SystemSummary } from './summary';
-import type { SystemSpec } from './systems';
+import { stagesText, type SystemSpec } from './systems';
 
 export interface ReportInput {
   title: string;
@@ -31,7 +31,7 @@ th{background:#fafafa;font-weight:600}td.num,th.num{text-align:right}
 .ok{color:${COLORS.right};font-weight:600}.bad{color:${COLORS.wrong};font-weight:600}.err{color:#b26a00;font-weight:600}
 .answer{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;white-space:pre-wrap;word-break:break-word;max-width:260px}
 figure{margin:8px 0 16px}figcaption{color:#616161;font-size:12px}svg{max-width:100%;height:auto;font-size:12px}svg .tick{fill:#757575;font-size:11px}
-.note{color:#616161;font-size:12px}
+.note{color:#616161;font-size:12px}.reading{margin:0 0 8px}
 `;
 
 export function renderReport(input: ReportInput): string {
@@ -86,13 +86,19 @@ function systemsTable(summary: EvalSummary, systems: readonly SystemSpec[]): str
     `<td class="num">${usd(s.cost_usd)}${s.cost_partial ? '+' : ''}</td><td class="num">${count(s.tokens)}</td><td class="num">${count(s.calls)}</td><td class="num">${s.seconds.toFixed(1)}</td><td class="num">${s.errors || ''}</td></tr>`;
   const body = systems.map((s) => {
     const sum = summary.systems[s.id];
-    const what = s.kind === 'team' ? `<b>team</b> (${esc(s.agents.join(', '))})` : s.kind === 'member' ? `${esc(s.id)} alone <span class="note">${esc(s.model)}</span>` : `self-consistency <span class="note">${esc(s.agent)} × ${s.samples}, majority</span>`;
+    const what = s.kind === 'team' ? `<b>team</b> (${esc(s.agents.join(', '))})` : s.kind === 'team-escalating' ? `<b>team-escalating</b> <span class="note">${esc(stagesText(s.stages))}${escalated(sum)}</span>` : s.kind === 'member' ? `${esc(s.id)} alone <span class="note">${esc(s.model)}</span>` : `self-consistency <span class="note">${esc(s.agent)} × ${s.samples}, majority</span>`;
     return sum ? line(what, sum) : '';
   });
   const o = summary.oracle;
   return `<table><thead><tr><th>system</th><th class="num">right</th><th class="num">accuracy</th><th class="num">95% CI</th><th class="num">cost</th><th class="num">tokens</th><th class="num">calls</th><th class="num">seconds</th><th class="num">errors</th></tr></thead><tbody>${body.join('')}` +
     `<tr><td>oracle <span class="note">some member alone right</span></td><td class="num">${o.correct}/${o.n}</td><td class="num">${pct(o.accuracy)}</td><td class="num">${o.ci95 ? `${pct(o.ci95[0])}–${pct(o.ci95[1])}` : '–'}</td><td colspan="5"></td></tr></tbody></table>` +
     `<p class="note">Cost "unknown": no known price for the model (set backend.pricing); "+": some calls unpriced, a lower bound. Seconds: each run's wall time, summed.</p>`;
+}
+
+/** "; a later stage on 3 of 10 (30.0%)": how often the escalating team went past stage 1. */
+function escalated(s: SystemSummary | undefined): string {
+  const e = s?.escalation;
+  return e && e.items > 0 ? `; a later stage on ${e.escalated} of ${e.items} (${pct(e.share)})` : '';
 }
 
 function itemTable(systems: readonly SystemSpec[], rows: readonly ResultRow[], itemIds: readonly string[]): string {

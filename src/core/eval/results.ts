@@ -2,6 +2,7 @@
 // and `--resume` knows what is missing. Pure: parsing (tolerant of a last line cut by a crash), the latest row per
 // pair, what is left to run, and merging shards.
 
+import type { EscalationTrigger } from '../engine/events';
 import type { ItemKind } from './dataset';
 import type { SystemKind } from './systems';
 
@@ -34,6 +35,8 @@ export interface ResultRow {
   winner?: string | null;
   /** The team's tally, per answer version. */
   votes?: Record<string, number>;
+  /** The team in escalation stages: how many stages the run called, and why each after the first was called. */
+  escalation?: { stages_called: number; reasons: EscalationTrigger[] };
   /** Code tasks: the required checks the winner failed, or null when none ran on it. */
   failed_checks?: string[] | null;
   /** The self-consistency baseline: each sample's key and whether it was right. */

@@ -58,6 +58,25 @@ describe('eval sessionRunner', () => {
     assert.equal(outcome.error, undefined);
   });
 
+  it('the team in escalation stages: stage 2 joins when stage 1 disagrees, and the outcome says so', async () => {
+    const { ctx, providers } = context(config([agent('a'), agent('b'), agent('strong')]), { a: player('Answer: Lyon', 'agent1'), b: player('Answer: Paris', 'agent2'), strong: player('Answer: Paris', 'agent2') });
+    const outcome = await sessionRunner(ctx)(item, { team: true, escalation: { stages: [['a', 'b'], ['strong']], minAgreeing: 1 } }, { signal: new AbortController().signal });
+    assert.ok(outcome !== 'cancelled');
+    assert.deepEqual(outcome.escalation, { stagesCalled: 2, reasons: ['disagreement'] });
+    assert.equal(outcome.finalAnswer, 'Answer: Paris');
+    assert.ok(Object.keys(providers).some((k) => k.startsWith('strong#')), 'the strong agent was called');
+  });
+
+  it('the team in escalation stages: stage 1 agreeing ends the run without stage 2', async () => {
+    const { ctx, providers } = context(config([agent('a'), agent('b'), agent('strong')]), { a: player('Answer: Paris', 'agent1'), b: player('Answer: Paris', 'agent1'), strong: player('Answer: Lyon', 'agent3') });
+    const outcome = await sessionRunner(ctx)(item, { team: true, escalation: { stages: [['a', 'b'], ['strong']], minAgreeing: 1 } }, { signal: new AbortController().signal });
+    assert.ok(outcome !== 'cancelled');
+    assert.deepEqual(outcome.escalation, { stagesCalled: 1, reasons: [] });
+    assert.equal(outcome.finalAnswer, 'Answer: Paris');
+    const strong = Object.entries(providers).find(([k]) => k.startsWith('strong#'));
+    assert.equal(strong?.[1].requests.length ?? 0, 0, 'the strong agent made no call');
+  });
+
   it('a run cancelled midway is no result', async () => {
     const slow: Script = () => ({ ...reply.answer('Answer: Paris'), delayMs: 5000 });
     const { ctx } = context(config([agent('a')]), { a: slow });
@@ -83,6 +102,10 @@ describe('eval sessionRunner', () => {
     const alone = configForItem(cfg, code, { agent: 'b' });
     assert.deepEqual([alone.agents.map((a) => a.id), alone.orchestrator.finalAnswer, alone.orchestrator.checks], [['b'], 'as_is', code.checks]);
     assert.equal(configForItem(config([agent('a')], { verification: 'off' }), code, { team: true }).orchestrator.verification, 'inform', 'the checks always run: they decide the score');
+    const staged = { ...cfg, orchestrator: { ...cfg.orchestrator, escalation: { stages: [['a'], ['b']], minAgreeing: 1 } } };
+    assert.equal(configForItem(staged, item, { team: true }).orchestrator.escalation, undefined, 'team: the whole team from the start');
+    assert.deepEqual(configForItem(staged, item, { team: true, escalation: { stages: [['b'], ['a']], minAgreeing: 1 } }).orchestrator.escalation, { stages: [['b'], ['a']], minAgreeing: 1 });
+    assert.equal(configForItem(staged, item, { agent: 'a' }).orchestrator.escalation, undefined);
     const qa = configForItem(cfg, item, { team: true });
     assert.deepEqual([qa.orchestrator.checks, qa.orchestrator.verification], [undefined, undefined], 'a question has no checks');
   });

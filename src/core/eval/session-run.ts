@@ -5,8 +5,8 @@
 // the only difference from the team is the peers. Stopping at the first answer (answer now, as the CLI's `/answer`)
 // makes it one answer turn, as the issue asks: no vote on its own answer, no revision, no synthesis.
 
-import type { MassGenConfig } from '../config/types';
-import type { CheckResult, EndReason } from '../engine/events';
+import type { Escalation, MassGenConfig } from '../config/types';
+import type { CheckResult, EndReason, EscalationTrigger } from '../engine/events';
 import { emptyUsage, type UsageTotals } from '../engine/run-state';
 import type { ExtraProviderFactory } from '../providers/factory';
 import { SessionSetupError } from '../run/errors';
@@ -32,8 +32,8 @@ export interface RunnerContext {
   engine?: RunSessionOptions['engine'];
 }
 
-/** Who answers: the whole team, or one agent alone. */
-export type Who = { team: true } | { agent: string };
+/** Who answers: the whole team (from the start, or in escalation stages), or one agent alone. */
+export type Who = { team: true; escalation?: Escalation } | { agent: string };
 
 export interface RunOutcome {
   finalAnswer: string | null;
@@ -49,13 +49,23 @@ export interface RunOutcome {
   winnerChecks?: CheckResult[];
   changeId?: string;
   logDir?: string;
+  /** A team run in escalation stages: how many stages it called, and why each after the first was called. */
+  escalation?: { stagesCalled: number; reasons: EscalationTrigger[] };
 }
 
 export type RunOnce = (item: EvalItem, who: Who, options: { signal: AbortSignal; logDir?: string }) => Promise<RunOutcome | 'cancelled'>;
 
-/** The config a run of this item uses: the item's checks replace the config's, which are the project's, not the dataset's. */
+/**
+ * The config a run of this item uses: the item's checks replace the config's, which are the project's, not the
+ * dataset's; escalation stages only where `who` asks for them, so `team` is the whole team from the start.
+ */
 export function configForItem(config: MassGenConfig, item: EvalItem, who: Who): MassGenConfig {
-  const orchestrator = { ...config.orchestrator, checks: undefined as MassGenConfig['orchestrator']['checks'], verification: undefined as MassGenConfig['orchestrator']['verification'] };
+  const orchestrator = {
+    ...config.orchestrator,
+    checks: undefined as MassGenConfig['orchestrator']['checks'],
+    verification: undefined as MassGenConfig['orchestrator']['verification'],
+    escalation: 'team' in who ? who.escalation : undefined,
+  };
   if (item.kind === 'code') {
     orchestrator.checks = item.checks;
     // The checks decide the score, so they always run: `gate` as configured, else `inform` (never `off`).
@@ -80,7 +90,7 @@ export function sessionRunner(ctx: RunnerContext): RunOnce {
     const plan = planned.plan;
     const session = new RunSession({
       task: taskText(item),
-      title: `eval ${item.id} (${'team' in who ? 'team' : who.agent})`,
+      title: `eval ${item.id} (${'team' in who ? (who.escalation ? 'team-escalating' : 'team') : who.agent})`,
       config,
       signal,
       record: logDir ? { logDir } : undefined,
@@ -128,6 +138,7 @@ export function sessionRunner(ctx: RunnerContext): RunOnce {
       ...(checks ? { winnerChecks: checks } : {}),
       ...(changeId ? { changeId } : {}),
       ...(result.logDir ? { logDir: result.logDir } : {}),
+      ...(state.escalation ? { escalation: { stagesCalled: state.escalation.stages.length, reasons: state.escalation.stages.flatMap((s) => (s.reason === 'start' ? [] : [s.reason])) } } : {}),
     };
   };
 }

@@ -55,6 +55,29 @@ describe('eval summary', () => {
     assert.deepEqual([s.pairs, s.complete], [{ expected: 12, done: 3 }, false]);
   });
 
+  it('team-escalating: the share escalated and the items per stage, over the runs that recorded their stages', () => {
+    const stepped: SystemSpec = { id: 'team-escalating', kind: 'team-escalating', agents: ['a', 'b', 'c'], stages: [['a'], ['b'], ['c']], minAgreeing: 1 };
+    const s = summarize({ systems: [stepped], items: 4, rows: [
+      row('q1', 'team-escalating', { escalation: { stages_called: 1, reasons: [] } }),
+      row('q2', 'team-escalating', { escalation: { stages_called: 3, reasons: ['disagreement', 'failing_check'] } }),
+      row('q3', 'team-escalating', { escalation: { stages_called: 2, reasons: ['disagreement'] } }),
+      row('q4', 'team-escalating', { error: 'could not start' }),
+    ] });
+    assert.deepEqual(s.systems['team-escalating'].escalation, { items: 3, escalated: 2, share: 0.6667, stages_called: [3, 2, 1], reasons: { disagreement: 2, failing_check: 1 } });
+    assert.equal(s.systems['team-escalating'].model, undefined);
+    assert.equal(summarize({ systems, rows: [], items: 1 }).systems.team.escalation, undefined, 'only the escalating team has it');
+  });
+
+  it('the Pareto front on mean dollars per item; partly priced and unpriced systems are left out and named', () => {
+    const s = summarize({ systems, items: 2, rows: [
+      row('q1', 'team', { correct: true, cost_usd: 0.3 }), row('q2', 'team', { correct: true, cost_usd: 0.3 }),
+      row('q1', 'a', { correct: true, cost_usd: 0.1, cost_partial: true }), row('q2', 'a', { correct: true, cost_usd: 0.1 }),
+      row('q1', 'b', { correct: true }), row('q2', 'b', { correct: false }),
+    ] });
+    assert.deepEqual([s.pareto_front, s.pareto_unknown_cost], [['team'], ['a', 'b']]);
+    assert.deepEqual([summarize({ systems, rows: [], items: 1 }).pareto_front, summarize({ systems, rows: [], items: 1 }).pareto_unknown_cost], [[], []], 'systems without results are not points');
+  });
+
   it('no results at all', () => {
     const s = summarize({ systems, rows: [], items: 2 });
     assert.equal(s.best_member, null);

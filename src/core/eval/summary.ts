@@ -1,8 +1,10 @@
 // DIR/summary.json from the result rows: per system its accuracy with a 95 % Wilson interval (right for small n and
 // for accuracies near 0 or 1, where the normal approximation leaves [0, 1]), its cost, tokens, calls and time; the
 // oracle (an item counts when some member alone got it right: the ceiling a perfect judge of the members' answers
-// would reach); the team against its best member on the same items; and how often the members agreed.
+// would reach); the team against its best member on the same items; how often the members agreed; how often the
+// escalating team called its later stages; and the Pareto front of accuracy against cost.
 
+import { paretoFront } from './pareto';
 import { latestRows, pairKey, type ResultRow } from './results';
 import type { SystemSpec } from './systems';
 
@@ -22,6 +24,20 @@ export interface SystemSummary {
   seconds: number;
   /** Rows that are errors (counted in n as wrong: the system gave no answer). */
   errors: number;
+  /** team-escalating: over the items whose run recorded its stages, how many called stage 2 or later. */
+  escalation?: EscalationSummary;
+}
+
+export interface EscalationSummary {
+  /** Items whose run recorded its stages (a run that could not start has none). */
+  items: number;
+  escalated: number;
+  /** escalated / items. */
+  share: number | null;
+  /** Per stage (index 0 = stage 1): the items that called it. */
+  stages_called: number[];
+  /** How often each reason called a later stage. */
+  reasons: Record<string, number>;
 }
 
 export interface EvalSummary {
@@ -50,6 +66,12 @@ export interface EvalSummary {
     /** How many items had k members right, k = 0…members. */
     members_right: number[];
   };
+  /**
+   * The systems no other beats on both accuracy and mean cost per item (in dollars), cheapest first. Systems whose
+   * cost is unknown or only partly known cannot be placed: they are left out, and named in `pareto_unknown_cost`.
+   */
+  pareto_front: string[];
+  pareto_unknown_cost: string[];
   items: number;
   pairs: { expected: number; done: number };
   complete: boolean;
@@ -96,6 +118,7 @@ export function summarize({ systems, rows, items }: SummaryInput): EvalSummary {
     oracle: { correct: oracleRight, n: complete.length, accuracy: ratio(oracleRight, complete.length), ci95: wilson(oracleRight, complete.length) },
     ...versusBest(summaries, members, latest, itemIds),
     agreement: agreement(complete.map(memberRows), members.length),
+    ...pareto(systems, summaries),
     items,
     pairs: { expected, done },
     complete: done >= expected,
@@ -112,7 +135,7 @@ function systemSummary(s: SystemSpec, rows: readonly ResultRow[]): SystemSummary
   const unpricedCalls = rows.some((r) => r.cost_partial || (r.cost_usd === null && r.calls > 0));
   return {
     kind: s.kind,
-    ...(s.kind !== 'team' ? { model: s.model } : {}),
+    ...('model' in s ? { model: s.model } : {}),
     correct,
     n: rows.length,
     accuracy: ratio(correct, rows.length),
@@ -125,7 +148,28 @@ function systemSummary(s: SystemSpec, rows: readonly ResultRow[]): SystemSummary
     calls: sum(rows, (r) => r.calls),
     seconds: round(sum(rows, (r) => r.seconds), 1),
     errors: rows.filter((r) => r.error).length,
+    ...(s.kind === 'team-escalating' ? { escalation: escalationSummary(rows, s.stages.length) } : {}),
   };
+}
+
+export function escalationSummary(rows: readonly ResultRow[], stages: number): EscalationSummary {
+  const recorded = rows.flatMap((r) => (r.escalation ? [r.escalation] : []));
+  const called = Array.from({ length: stages }, (_, i) => recorded.filter((e) => e.stages_called > i).length);
+  const reasons: Record<string, number> = {};
+  for (const e of recorded) for (const why of e.reasons) reasons[why] = (reasons[why] ?? 0) + 1;
+  const escalated = recorded.filter((e) => e.stages_called > 1).length;
+  return { items: recorded.length, escalated, share: ratio(escalated, recorded.length), stages_called: called, reasons };
+}
+
+/** Mean dollars per item, or null when some call had no known price (a lower bound cannot be placed on the front). */
+export function meanCost(s: SystemSummary): number | null {
+  return s.cost_usd === null || s.cost_partial || s.n === 0 ? null : s.cost_usd / s.n;
+}
+
+function pareto(systems: readonly SystemSpec[], summaries: Record<string, SystemSummary>): Pick<EvalSummary, 'pareto_front' | 'pareto_unknown_cost'> {
+  const scored = systems.map((s) => ({ id: s.id, sum: summaries[s.id] })).filter((x) => x.sum.n > 0);
+  const { front, unknownCost } = paretoFront(scored.map(({ id, sum }) => ({ id, accuracy: sum.correct / sum.n, cost: meanCost(sum) })));
+  return { pareto_front: front, pareto_unknown_cost: unknownCost };
 }
 
 const sum = (rows: readonly ResultRow[], f: (r: ResultRow) => number) => rows.reduce((t, r) => t + (f(r) || 0), 0);
