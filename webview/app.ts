@@ -147,6 +147,9 @@ export class App {
           else this.page.agents.noteFailed(m.agentId);
         }
         return this.showNotice(m.text, 'warning');
+      case 'escalateRefused':
+        if (this.shown?.id === m.runId) this.page?.header.escalateRefused(m.text);
+        return;
       case 'diff':
         this.diffs?.receive(m);
         return;
@@ -307,7 +310,7 @@ export class App {
     const view = this.view!;
     const shown = this.shown!;
     const diffs = this.diffs!;
-    const ctx = { host: this.host, runId: shown.id, readOnly: shown.readOnly, diffs };
+    const ctx = { host: this.host, runId: shown.id, readOnly: shown.readOnly, diffs, stages: shown.stages };
     const header = new HeaderView(this.host, shown.id, shown.title, shown.task);
     const agents = new AgentsView(ctx, view.state);
     const tally = new TallyView();

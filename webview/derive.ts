@@ -4,7 +4,7 @@
 import { failureInWords } from '../src/protocol/failure-words';
 import { currentVotes, type AgentState, type AgentExtras, type RunState, type VoteRecord, type VoteState } from '../src/protocol/state';
 
-export type BadgeKind = 'waiting' | 'thinking' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'retrying' | 'failed' | 'timedout' | 'cancelled' | 'done';
+export type BadgeKind = 'notcalled' | 'waiting' | 'thinking' | 'streaming' | 'answered' | 'voted' | 'restarting' | 'retrying' | 'failed' | 'timedout' | 'cancelled' | 'done';
 
 export interface Badge {
   kind: BadgeKind;
@@ -16,15 +16,18 @@ export interface Badge {
 
 /**
  * The badge for an agent; `nowMs` is the run clock (ms since the run started), for the retry countdown; `endReason`
- * the run's, so an agent stopped by the user's Cancel or Answer now reads "cancelled" or "stopped", not "done".
+ * the run's, so an agent stopped by the user's Cancel or Answer now reads "cancelled" or "stopped", not "done";
+ * `notCalled`: the words for an agent of an escalation stage not called (stage-words.ts), which it then reads.
  */
-export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, nowMs: number, endReason: RunState['endReason'] = null): Badge {
+export function agentBadge(agent: AgentState, extras: AgentExtras | undefined, nowMs: number, endReason: RunState['endReason'] = null, notCalled?: string): Badge {
   const error = agent.error ?? '';
   if (agent.status === 'failed') {
     if (agent.failureCause === 'cancelled') return { kind: 'cancelled', text: 'cancelled', icon: 'circle-slash', title: 'Cancelled by you' };
     if (agent.failureCause === 'timeout') return { kind: 'timedout', text: 'timed out', icon: 'watch', title: error };
     return { kind: 'failed', text: 'failed', icon: 'error', title: error ? failureInWords(error) : 'Failed' };
   }
+  // Never called, it never left 'waiting' (the reducer leaves it so when the run ends, too).
+  if (notCalled !== undefined && agent.status === 'waiting') return { kind: 'notcalled', text: notCalled, icon: 'debug-pause', title: 'Its escalation stage was not called: a stage joins when the agents before it do not settle the run, or when you escalate' };
   if (agent.retry) {
     const left = Math.ceil((agent.retry.at + agent.retry.delayMs - nowMs) / 1000);
     const title = `Attempt ${agent.retry.attempt} after: ${agent.retry.error}`;

@@ -21,6 +21,7 @@
 //             (a stored past run, a run without a workspace, an unknown version).
 //   noteRefused  a `note` could not be sent (the run ended, the agent failed, no such agent): `text` says why, and the
 //             page's note box for `agentId` (or for every agent) stops waiting for it; the text is still in the box.
+//   escalateRefused  an `escalate` called no stage (none is left, one is on its way, the run ended): `text` says why.
 //   approvals every command approval waiting in this window (any run), oldest first; sent after each snapshot and
 //             whenever the queue changes. The page shows those of the shown run in their agents' columns.
 // webview → host
@@ -38,6 +39,8 @@
 //             written, before it reaches them); a note that cannot be sent (the run ended, no such agent) comes back
 //             as `noteRefused`.
 //   answerNow end a running run now with the best current answer (end reason user_stop).
+//   escalate  call the next escalation stage of a running run now (its agents join at the next round, reason
+//             `user_note`); it shows up as a `stage_started` event, or comes back as `escalateRefused`.
 //   approve   the user's answer to approval `requestId` (from `approvals`); one already answered elsewhere (the
 //             notification), or whose run or agent stopped, is ignored.
 //   continueWithNote  start a follow-up run with note `noteId` of run `runId`, one that reached no agent
@@ -124,6 +127,12 @@ export const ShownRunSchema = z.object({
   clock: num,
   view: RunViewSchema,
   apply: ApplyStateSchema,
+  /**
+   * Runs with escalation stages: each stage's agent ids, in the order the engine calls them (the state records the
+   * stages called so far; this says how many there are and who waits for which). Absent: no stages, or a past run
+   * (its plan is not kept).
+   */
+  stages: z.optional(z.array(z.array(str))),
 });
 export type ShownRun = z.infer<typeof ShownRunSchema>;
 
@@ -166,6 +175,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), text: str }),
   z.object({ v, type: z.literal('diff'), runId: str, version: str, patch: z.nullable(z.string().check(z.maxLength(MAX_PATCH_CHARS))), truncated: bool, note: z.optional(str) }),
   z.object({ v, type: z.literal('noteRefused'), runId: str, agentId: z.optional(str), text: str }),
+  z.object({ v, type: z.literal('escalateRefused'), runId: str, text: str }),
   z.object({ v, type: z.literal('approvals'), approvals: z.array(PendingApprovalSchema) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
@@ -189,6 +199,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ v, type: z.literal('requestDiff'), runId: id, version: id }),
   z.object({ v, type: z.literal('note'), runId: id, text: z.string().check(z.minLength(1), z.maxLength(MAX_NOTE_CHARS)), agentId: z.optional(id), changesTask: bool }),
   z.object({ v, type: z.literal('answerNow'), runId: id }),
+  z.object({ v, type: z.literal('escalate'), runId: id }),
   z.object({ v, type: z.literal('approve'), requestId: id, choice: z.enum(APPROVAL_CHOICES) }),
   z.object({ v, type: z.literal('continueWithNote'), runId: id, noteId: id }),
   z.object({ v, type: z.literal('checksAnswer'), id, use: bool }),

@@ -61,6 +61,26 @@ describe('vote viewer protocol: messages', () => {
   });
 });
 
+describe('vote viewer protocol: escalation stages', () => {
+  it('a shown run carries its stage plan (or none); escalate and its refusal cross the boundary bounded', () => {
+    const view = reduceView([]);
+    const run = { id: 'r', title: 'T', task: 'q', readOnly: false, running: true, clock: 0, view, apply: { kind: 'selection' as const, status: 'none' as const, target: null } };
+    for (const shown of [{ ...run, stages: [['a', 'b'], ['c']] }, run]) {
+      const wire = JSON.parse(JSON.stringify(hostMessage({ type: 'snapshot', run: shown, follow: true, history: [], setup: null, pending: null })));
+      const r = parseHostMessage(wire);
+      assert.ok(r.ok, r.ok ? '' : r.error);
+      assert.deepEqual(r.message, wire);
+    }
+    assert.equal(parseHostMessage({ v: 1, type: 'snapshot', run: { ...run, stages: [['a'], [3]] }, follow: true, history: [], setup: null, pending: null }).ok, false);
+    const refused = hostMessage({ type: 'escalateRefused', runId: 'r', text: 'No stage was called: every escalation stage has joined already.' });
+    assert.deepEqual(parseHostMessage(JSON.parse(JSON.stringify(refused))), { ok: true, message: refused });
+    assert.deepEqual(parseWebviewMessage({ v: 1, type: 'escalate', runId: 'r' }), { ok: true, message: { v: 1, type: 'escalate', runId: 'r' } });
+    for (const bad of [{ v: 1, type: 'escalate' }, { v: 1, type: 'escalate', runId: '' }, { v: 1, type: 'escalate', runId: 'x'.repeat(201) }]) {
+      assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad).slice(0, 80));
+    }
+  });
+});
+
 describe('vote viewer protocol: diffs', () => {
   it('carries a patch (whole or cut) or null with a note, and refuses one past the cap', () => {
     for (const body of [

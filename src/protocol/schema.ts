@@ -163,7 +163,7 @@ export const ViewerExtrasSchema = z.object({
       seq: num,
       t: num,
       agentId: z.nullable(str),
-      kind: z.enum(['round', 'answer', 'vote', 'stale', 'update', 'note', 'check', 'correction', 'restart', 'retry', 'tools', 'failed', 'winner', 'budget', 'end']),
+      kind: z.enum(['round', 'stage', 'answer', 'vote', 'stale', 'update', 'note', 'check', 'correction', 'restart', 'retry', 'tools', 'failed', 'winner', 'budget', 'end']),
       label: str,
       detail: str,
     }),

@@ -3,13 +3,14 @@
 // events. Shared by the host (which keeps these extras next to each live run) and the webview (which folds the
 // deltas it receives), so both sides compute exactly the same view.
 //
-// This module is the webview's only door to src/core: it re-exports the pure reducer from
-// src/core/engine/run-state.ts (whose own imports are type-only) instead of copying it, so the viewer can never
-// disagree with the CLI, status.json or the chat about what happened. test/webview/bundle.test.ts checks that
-// nothing else from src/core reaches the webview bundle.
+// This module (with stage-words.ts, which reads the same reducer) is the webview's only door to src/core: it
+// re-exports the pure reducer from src/core/engine/run-state.ts (whose own imports are type-only) instead of
+// copying it, so the viewer can never disagree with the CLI, status.json or the chat about what happened.
+// test/webview/bundle.test.ts checks that nothing else from src/core reaches the webview bundle.
 
 import type { RunEvent } from '../core/engine/events';
-import { applyEvent, currentVotes, initialRunState, noteMissedWhy, stageWhy, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
+import { applyEvent, currentVotes, initialRunState, noteMissedWhy, STREAM_TAIL_CHARS, type RunState } from '../core/engine/run-state';
+import { stageEntryText } from './stage-words';
 import type { FailureCause } from '../core/engine/events';
 import { COORDINATION_TOOLS } from '../core/engine/tool-names';
 import { assertNever } from '../core/util/errors';
@@ -46,6 +47,7 @@ export interface ToolRow {
 
 export type TimelineKind =
   | 'round'
+  | 'stage'
   | 'answer'
   | 'vote'
   | 'stale'
@@ -159,7 +161,7 @@ export function applyExtras(extras: ViewerExtras, event: RunEvent, state: RunSta
       push(extras, { ...base, agentId: null, kind: 'round', label: `R${event.round}`, detail: `Round ${event.round}: ${event.agentIds.map(labelOf).join(', ')}` });
       break;
     case 'stage_started':
-      push(extras, { ...base, agentId: null, kind: 'round', label: `S${event.stage}`, detail: `Stage ${event.stage}: ${event.agents.map(labelOf).join(', ')} (${stageWhy(event.reason)})` });
+      push(extras, { ...base, agentId: null, kind: 'stage', label: `S${event.stage}`, detail: stageEntryText(event.stage, event.agents.map(labelOf), event.reason) });
       break;
     case 'turn_started':
       Object.assign(agentExtras(extras, event.agentId), { lastFailure: null, lastFailureCause: null, streamedChars: 0 });

@@ -20,6 +20,11 @@ export class FakeRun implements LiveRun {
   /** Notes the run was given, as `note()` got them. */
   readonly notes: { text: string; agentId?: string; changesTask?: boolean }[] = [];
   answeredNow = false;
+  /** Runs with escalation stages: the plan, as the session derives it from the config. */
+  stages: string[][] | null = null;
+  /** escalate() calls; when `escalateError` is set it throws that (as the engine does with no stage left). */
+  escalations = 0;
+  escalateError: string | null = null;
   /** When set, `note()` throws this (as the engine does for an agent that failed meanwhile). */
   noteError: string | null = null;
 
@@ -49,6 +54,11 @@ export class FakeRun implements LiveRun {
 
   answerNow(): void {
     this.answeredNow = true;
+  }
+
+  escalate(): void {
+    this.escalations++;
+    if (this.escalateError) throw new Error(this.escalateError);
   }
 
   /** As the engine does: the note goes to the live agents (or the one) and shows up as a note_added event. */

@@ -24,6 +24,15 @@ describe('vote viewer (webview logic): badges', () => {
     assert.equal(agentBadge({ ...a, streamTail: 'Let me' }, undefined, 0).kind, 'streaming');
   });
 
+  it('an agent of an escalation stage not called reads so, with its stage; once called, its real status', () => {
+    const s = reduceEvents(events);
+    const a = { ...s.agents[0], status: 'waiting' as const, retry: null };
+    const b = agentBadge(a, undefined, 0, null, 'not called yet (stage 2)');
+    assert.deepEqual([b.kind, b.text], ['notcalled', 'not called yet (stage 2)']);
+    assert.equal(agentBadge(a, undefined, 0).kind, 'waiting', 'without the words: an agent waiting for its turn');
+    assert.equal(agentBadge({ ...a, status: 'failed', failureCause: 'cancelled' }, undefined, 0, null, 'not called yet (stage 2)').kind, 'cancelled', 'cancelled before its stage came');
+  });
+
   it('counts a retry down live, then says retrying…', () => {
     const s = stateAt((e) => e.type === 'retry');
     const a = s.agents.find((x) => x.retry)!;

@@ -20,6 +20,7 @@ import { RosterView } from './roster';
 import { failureInWords } from '../../src/protocol/failure-words';
 import type { PendingApproval } from '../../src/protocol/messages';
 import { APPROVAL_BADGE, ApprovalView } from './approval';
+import { agentStage, escalationOf, joinedText, notCalledText } from '../../src/protocol/stage-words';
 
 export interface ColumnContext {
   host: Host;
@@ -27,7 +28,12 @@ export interface ColumnContext {
   readOnly: boolean;
   /** The shown run's patches (workspace runs), shared by every view of its answer versions. */
   diffs: DiffStore;
+  /** Runs with escalation stages: the plan (ShownRun.stages). */
+  stages?: string[][];
 }
+
+/** Where an agent stands in the run's stages (null: a run without stages). */
+type StageInfo = ReturnType<typeof agentStage>;
 
 function who(state: RunState, agentId: string): string {
   const a = state.agents.find((x) => x.id === agentId);
@@ -132,6 +138,8 @@ class AgentColumn {
   private readonly model: HTMLElement;
   private toolsShown = '';
   private readonly error = h('div', { class: 'agent-error', attrs: { role: 'alert' } });
+  /** Why its escalation stage called it ("joined in stage 2: …"). */
+  private readonly stageNote = h('div', { class: 'agent-stage' });
   private readonly ownVote = h('div', { class: 'own-vote' });
   private readonly cancel: HTMLButtonElement;
   private readonly collapse: HTMLButtonElement;
@@ -195,6 +203,7 @@ class AgentColumn {
         'div',
         { class: 'agent-body' },
         this.approval.el,
+        this.stageNote,
         this.model,
         this.usage,
         this.error,
@@ -233,8 +242,14 @@ class AgentColumn {
     else if (text) view.append(text);
   }
 
-  update(agent: AgentState, extras: AgentExtras | undefined, clock: number, running: boolean, endReason: RunState['endReason']): void {
-    const b = this.approval.waiting && running ? APPROVAL_BADGE : agentBadge(agent, extras, clock, endReason);
+  update(agent: AgentState, extras: AgentExtras | undefined, clock: number, running: boolean, endReason: RunState['endReason'], stage: StageInfo): void {
+    const notCalled = stage && !stage.called ? notCalledText(stage.stage, !running) : undefined;
+    const b = this.approval.waiting && running ? APPROVAL_BADGE : agentBadge(agent, extras, clock, endReason, notCalled);
+    setClass(this.el, 'not-called', b.kind === 'notcalled');
+    // Stage 1's agents start the run: only those who joined later say why.
+    const joined = stage?.called && stage.reason !== 'start' ? joinedText(stage.stage, stage.reason) : '';
+    setText(this.stageNote, joined);
+    setHidden(this.stageNote, !joined);
     setIcon(this.badgeIcon, b.icon);
     setText(this.badgeText, b.text);
     setTitle(this.badge, b.title);
@@ -344,7 +359,10 @@ export class AgentsView {
   private readonly list: HTMLElement;
   private readonly roster: RosterView;
 
+  private readonly stages: string[][] | undefined;
+
   constructor(ctx: ColumnContext, state: RunState) {
+    this.stages = ctx.stages;
     this.list = h('div', { class: 'columns', attrs: { role: 'list', tabindex: 0, 'aria-label': 'Agents' } });
     const collapsed = new Set(ctx.host.ui.collapsed);
     const onCollapse = (id: string, on: boolean) => {
@@ -404,10 +422,11 @@ export class AgentsView {
 
   update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: readonly string[] | 'all'): void {
     const running = state.phase !== 'done';
+    const stages = escalationOf(state, this.stages);
     for (const a of state.agents) {
-      if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running, state.endReason);
+      if (ids === 'all' || ids.includes(a.id)) this.columns.get(a.id)?.update(a, extras[a.id], clock, running, state.endReason, stages && agentStage(stages, a.id));
     }
-    this.roster.update(state, extras, clock, ids, this.approving());
+    this.roster.update(state, extras, clock, ids, this.approving(), stages);
   }
 
   /** The shown run's commands waiting for approval: each in its agent's column (repainted with the next frame). */
@@ -426,7 +445,7 @@ export class AgentsView {
 
   updateStructure(state: RunState, extras: Record<string, AgentExtras>, clock: number): void {
     for (const col of this.columns.values()) col.updateAnswers(state);
-    this.roster.update(state, extras, clock, 'all', this.approving());
+    this.roster.update(state, extras, clock, 'all', this.approving(), escalationOf(state, this.stages));
   }
 
   dispose(): void {

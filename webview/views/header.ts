@@ -1,4 +1,5 @@
-// The run header: phase, elapsed time, tokens and cost, Answer now, Cancel, New run, the task in the user's words
+// The run header: phase, elapsed time, tokens and cost, Answer now, Cancel, New run, the escalation stages with
+// Escalate now (stages.ts), the task in the user's words
 // (collapsed; what the agents were given, when it says more, inside), the note box to every agent (notes.ts), the
 // budget bars, and the banners for a read-only past run or a newer run in progress.
 
@@ -9,6 +10,7 @@ import * as fmt from '../format';
 import type { Host } from '../bridge';
 import { plainText } from '../markdown';
 import { AnswerNowButton, NoteBox } from './notes';
+import { StageBar } from './stages';
 
 interface Meter {
   row: HTMLElement;
@@ -49,6 +51,7 @@ export class HeaderView {
   private readonly phaseChip: HTMLElement;
   private readonly note: NoteBox;
   private readonly answerNow: AnswerNowButton;
+  private readonly stages: StageBar;
 
   /** `task`: what the user asked, in their words (the engine's task, `state.question`, may wrap it). */
   constructor(private readonly host: Host, private readonly runId: string, title: string, private readonly task: string) {
@@ -62,6 +65,7 @@ export class HeaderView {
     this.cancel.classList.add('cancel-run');
     this.answerNow = new AnswerNowButton(host, runId);
     this.note = new NoteBox(host, runId);
+    this.stages = new StageBar(host, runId);
     this.phaseChip = h('span', { class: 'phase', attrs: { role: 'status', 'aria-label': 'Phase' } }, this.phaseIcon, this.phaseText);
     const home = iconButton('add', 'New run', () => this.host.post({ type: 'home' }));
     home.title = 'New run: how to start one, and the team that will run';
@@ -95,6 +99,7 @@ export class HeaderView {
       h('div', { class: 'run-title', title }, h('span', { class: 'run-title-text', text: title })),
       this.when,
       h('div', { class: 'header-bar' }, this.phaseChip, h('span', { class: 'metric' }, icon('watch'), this.elapsed), h('span', { class: 'metric' }, icon('pulse'), this.usage), tools),
+      this.stages.el,
       h('details', { class: 'task' }, h('summary', { class: 'task-summary' }, h('span', { class: 'task-label', text: 'Task' }), this.taskTitle), this.taskText, this.prompt),
       this.note.el,
       this.budget,
@@ -121,6 +126,7 @@ export class HeaderView {
     }
     setHidden(this.cancel, !running || shown.readOnly);
     this.answerNow.update(state, shown.readOnly);
+    this.stages.update(shown, state);
     this.note.update(state, shown.readOnly);
     // Without the user's words (a run from an older session), the engine's task is all there is.
     const task = this.task || state.question;
@@ -142,6 +148,11 @@ export class HeaderView {
     if (newer) setText(this.newerText, `${newer.running ? 'A newer run is in progress' : 'A newer run finished'}: ${fmt.firstLine(newer.title, 60)}.`);
     const entry = history.find((e) => e.id === shown.id);
     setText(this.when, entry ? `Started ${fmt.dateTime(entry.startedAt)}${follow ? ' · the latest run' : ''}` : '');
+  }
+
+  /** No stage was called (the host says why). */
+  escalateRefused(text: string): void {
+    this.stages.refused(text);
   }
 
   /** The note to every agent was not sent (the host says why). */

@@ -8,6 +8,7 @@ import { APPROVAL_BADGE } from './approval';
 import { h, icon, setIcon, setText, setTitle } from '../dom';
 import * as fmt from '../format';
 import { agentNameParts } from './agent-name';
+import { agentStage, notCalledText, type EscalationView } from '../../src/protocol/stage-words';
 
 interface Row {
   el: HTMLButtonElement;
@@ -41,13 +42,15 @@ export class RosterView {
    * Refreshes the rows of `ids` (all of them after structural events: votes land on other agents' answers);
    * `approving`: the agents a command of which waits for the user's approval.
    */
-  update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: readonly string[] | 'all', approving: ReadonlySet<string> = new Set()): void {
+  update(state: RunState, extras: Record<string, AgentExtras>, clock: number, ids: readonly string[] | 'all', approving: ReadonlySet<string> = new Set(), stages: EscalationView | null = null): void {
     const votes = currentVotes(state);
     for (const a of state.agents) {
       if (ids !== 'all' && !ids.includes(a.id)) continue;
       const row = this.rows.get(a.id);
       if (!row) continue;
-      const badge = approving.has(a.id) && state.phase !== 'done' ? APPROVAL_BADGE : agentBadge(a, extras[a.id], clock, state.endReason);
+      const stage = stages && agentStage(stages, a.id);
+      const notCalled = stage && !stage.called ? notCalledText(stage.stage, state.phase === 'done') : undefined;
+      const badge = approving.has(a.id) && state.phase !== 'done' ? APPROVAL_BADGE : agentBadge(a, extras[a.id], clock, state.endReason, notCalled);
       const got = a.latestAnswerLabel ? votes.filter((v) => v.targetLabel === a.latestAnswerLabel).length : 0;
       const answer = a.currentVote ? `→ ${a.currentVote.targetLabel}` : a.latestAnswerLabel ? `${a.latestAnswerLabel}${got ? ` · ${got} vote${got === 1 ? '' : 's'}` : ''}` : '';
       const key = `${badge.kind}|${badge.text}|${answer}`;

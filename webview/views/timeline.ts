@@ -1,7 +1,7 @@
-// The timeline: a compact lane per agent (plus one for the run) of answers, votes, stale votes, updates, restarts,
-// retries and failures, in the order they happened (one grid column per entry, so order reads across lanes).
-// Entries are appended as they arrive; the grid is rebuilt only when entries were dropped (a long run keeps its first
-// entries and the newest: a marker between them says how many are not kept).
+// The timeline: a compact lane per agent (plus one for the run: rounds and escalation stages) of answers, votes,
+// stale votes, updates, restarts, retries and failures, in the order they happened (one grid column per entry, so
+// order reads across lanes). Entries are appended as they arrive; the grid is rebuilt only when entries were dropped
+// (a long run keeps its first entries and the newest: a marker between them says how many are not kept).
 
 import { TIMELINE_HEAD, type RunState, type TimelineEntry, type TimelineKind, type ViewerExtras } from '../../src/protocol/state';
 import { h, icon } from '../dom';
@@ -9,6 +9,7 @@ import * as fmt from '../format';
 
 const KIND_ICON: Record<TimelineKind, string> = {
   round: 'debug-step-over',
+  stage: 'layers',
   answer: 'comment',
   vote: 'thumbsup',
   stale: 'circle-slash',
@@ -27,6 +28,7 @@ const KIND_ICON: Record<TimelineKind, string> = {
 
 const KIND_TEXT: Record<TimelineKind, string> = {
   round: 'round',
+  stage: 'stage',
   answer: 'answer',
   vote: 'vote',
   stale: 'stale vote',
@@ -105,7 +107,7 @@ export class TimelineView {
 
   private add(e: TimelineEntry, column: number, state: RunState): void {
     const row = this.rows.get(e.agentId ?? '') ?? 1;
-    const label = e.kind === 'answer' ? e.label.replace(/^agent/, '') : e.kind === 'round' || e.kind === 'vote' ? e.label : '';
+    const label = e.kind === 'answer' ? e.label.replace(/^agent/, '') : e.kind === 'round' || e.kind === 'stage' || e.kind === 'vote' ? e.label : '';
     const marker = h(
       'div',
       { class: `tl tl-${e.kind}`, title: `${fmt.duration(e.t)} · ${e.detail}`, attrs: { role: 'listitem', 'aria-label': `${fmt.duration(e.t)}: ${e.detail}` } },

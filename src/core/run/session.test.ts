@@ -49,6 +49,7 @@ describe('run session', () => {
     options.config.orchestrator.escalation = { stages: [['a', 'b'], ['c']], minAgreeing: 1 };
     const logDir = join(tmp, 'log');
     const session = new RunSession({ task: 'q', ...options, record: { logDir } });
+    assert.deepEqual(session.stages, [['a', 'b'], ['c']], 'the plan, as the viewer shows it');
     session.escalate();
     const result = await session.start();
     assert.equal(result.reason, 'consensus');
@@ -62,6 +63,7 @@ describe('run session', () => {
   it('escalate() in a run without stages says so', () => {
     const { options } = team({ a: answerThenVote('x', 'agent1') });
     assert.throws(() => new RunSession({ task: 'q', ...options }).escalate(), /no escalation stages/);
+    assert.equal(new RunSession({ task: 'q', ...options }).stages, null);
   });
 
   it('start() runs once: later calls return the same result', async () => {

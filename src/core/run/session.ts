@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MassGenConfig } from '../config/types';
 import type { RunEvent } from '../engine/events';
+import { stagesFor } from '../engine/escalation';
 import { Orchestrator } from '../engine/orchestrator';
 import type { EngineAgent, RunResult } from '../engine/ports';
 import type { RetryPolicy } from '../engine/retry';
@@ -217,6 +218,12 @@ export class RunSession {
     else if (this.engine) this.engine.escalate();
     else if (!this.options.config.orchestrator.escalation) throw new Error('this run has no escalation stages (orchestrator.escalation)');
     else this.escalateAtStart = true;
+  }
+
+  /** Runs with escalation stages: each stage's agent ids, in the order the engine calls them; null without stages. */
+  get stages(): string[][] | null {
+    const { config } = this.options;
+    return stagesFor(config.orchestrator.escalation, config.agents.map((a) => a.id))?.stages ?? null;
   }
 
   /** Stops one agent; the run goes on with the others. */

@@ -1,7 +1,7 @@
 // One webview (the sidebar view or the editor panel) as the hub serves it: one snapshot on (re)connect, then
 // numbered, coalesced deltas; a webview that was hidden, reloaded or lost a delta gets a fresh snapshot. Its
-// intents (cancel, answer now, notes, command approvals, actions, links, start) are carried out here; on request, the patch of an
-// answer version of a workspace run (capped, deduplicated and rate-limited per webview).
+// intents (cancel, answer now, escalate now, notes, command approvals, actions, links, start) are carried out here;
+// on request, the patch of an answer version of a workspace run (capped, deduplicated and rate-limited per webview).
 
 import type { RunEvent } from '../../core/engine/events';
 import { errorMessage } from '../../core/util/errors';
@@ -243,6 +243,8 @@ export class ViewerConnection implements Disposable {
         if (feed?.running && !answerNowRefusal(feed.run.state)) feed.run.answerNow();
         return;
       }
+      case 'escalate':
+        return this.escalate(m.runId);
       case 'approve':
         this.hub.answerApproval(m.requestId, m.choice);
         return;
@@ -267,6 +269,18 @@ export class ViewerConnection implements Disposable {
       feed.run.note(m.text, { agentId: m.agentId, changesTask: m.changesTask });
     } catch (err) {
       refuse((err as Error).message);
+    }
+  }
+
+  /** Calls the next stage, or says why not (the page shows it beside its button, which stops waiting). */
+  private escalate(runId: string): void {
+    const feed = this.hub.feed(runId);
+    const refuse = (why: string) => this.send(hostMessage({ type: 'escalateRefused', runId, text: `No stage was called: ${why}.` }));
+    if (!feed?.running) return refuse('the run is no longer going');
+    try {
+      feed.run.escalate();
+    } catch (err) {
+      refuse(errorMessage(err));
     }
   }
 
@@ -345,6 +359,7 @@ export class ViewerConnection implements Disposable {
         clock: this.hub.now() - feed.startedAt,
         view: { state, extras: structuredClone(feed.extras) },
         apply: this.hub.applyState(feed.run.id),
+        ...(feed.run.stages ? { stages: feed.run.stages.map((s) => [...s]) } : {}),
       };
       this.cursor = state.lastSeq;
       const listener = (event: RunEvent) => {

@@ -5,6 +5,7 @@ import type { RunEvent } from '../../core/engine/events';
 import { MAX_NOTE_CHARS, MAX_PATCH_CHARS, parseHostMessage, webviewMessage, type HostMessage, type HostMessageOf } from '../../protocol/messages';
 import { reduceView, type RunView } from '../../protocol/state';
 import { applyDelta, DeltaCursor } from '../../protocol/sync';
+import { eventually } from '../../../test/helpers/eventually';
 import { RunHistory } from './history';
 import { capPatch, DIFF_BURST, DIFF_PER_SECOND, type ViewerConnection } from './connection';
 import { ViewerHub } from './hub';
@@ -329,6 +330,35 @@ describe('vote viewer: host hub', () => {
       ['run-unknown', undefined, 'Your note was not sent: the run is no longer going.'],
     ]);
     assert.equal(page.of('notice').length, 0, 'refusals come as noteRefused only');
+    hub.dispose();
+  });
+
+  it('a live run\u2019s snapshot carries its stage plan; Escalate now reaches the run, and a stage it cannot call comes back as escalateRefused', async () => {
+    const { source, hub } = await setup();
+    const run = source.start('run-1', 'Refactor', events.slice(0, 20));
+    const [a, ...rest] = run.state.agents.map((x) => x.id);
+    run.stages = [[a], rest];
+    const page = new NodePage(hub);
+    page.send({ type: 'ready', runId: null, follow: true });
+    const snapshot = await eventually(() => page.of('snapshot')[0], { what: 'the snapshot' });
+    assert.deepEqual(snapshot.run?.stages, [[a], rest]);
+
+    page.send({ type: 'escalate', runId: 'run-1' });
+    await eventually(() => run.escalations === 1, { what: 'the run to be asked for its next stage' });
+    run.escalateError = 'every escalation stage has joined already';
+    page.send({ type: 'escalate', runId: 'run-1' });
+    const refused = await eventually(() => page.of('escalateRefused')[0], { what: 'the refusal' });
+    assert.deepEqual(refused, { v: 1, type: 'escalateRefused', runId: 'run-1', text: 'No stage was called: every escalation stage has joined already.' });
+
+    await play(run, events.slice(20));
+    page.send({ type: 'escalate', runId: 'run-1' });
+    page.send({ type: 'escalate', runId: 'run-unknown' });
+    await eventually(() => page.of('escalateRefused').length === 3, { what: 'both refusals' });
+    assert.equal(run.escalations, 2, 'a finished run is not asked');
+    assert.deepEqual(page.of('escalateRefused').slice(1).map((m) => [m.runId, m.text]), [
+      ['run-1', 'No stage was called: the run is no longer going.'],
+      ['run-unknown', 'No stage was called: the run is no longer going.'],
+    ]);
     hub.dispose();
   });
 

@@ -25,6 +25,10 @@ export interface LiveRun {
   cancelAgent(agentId: string): void;
   /** Ends the run now with the best current answer (end reason user_stop). */
   answerNow(): void;
+  /** Runs with escalation stages: each stage's agent ids, in calling order (null: no stages). */
+  readonly stages: readonly (readonly string[])[] | null;
+  /** Calls the next escalation stage now; throws, in words, when none is left, one is on its way or the run ended. */
+  escalate(): void;
   /** The user's note to every live agent or one; throws, in words, when it cannot be sent. */
   note(text: string, options: { agentId?: string; changesTask?: boolean }): void;
   /** Workspace runs: the unified patch of an answer version (`agentK.M`), kept by the run session. */
