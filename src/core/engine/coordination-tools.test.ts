@@ -392,6 +392,28 @@ describe('coordination tools: answers', () => {
     });
   });
 
+  it('an exact duplicate of the only answer the agent was not shown is a vote for it, marked unseen', () => {
+    const c = answer('Paris is the capital of France');
+    const board = [{ label: 'agent1', content: 'Lyon', seen: true }, { label: 'agent2', content: 'Paris is the capital of France' }];
+    assert.deepEqual(validateResponse([c], ctx({ currentAnswers: board })), {
+      kind: 'vote',
+      call: c,
+      targetLabel: 'agent2',
+      reason: 'the same answer as agent2',
+      note: "Your answer is the same as agent2's, so it was recorded as your vote for agent2.",
+      unseenTarget: true,
+    });
+  });
+
+  it('over the answer cap, an exact duplicate is still a vote; anything else is refused for the cap', () => {
+    const shown = [{ label: 'agent2', content: 'Paris', seen: true }];
+    const capped = ctx({ capReached: true, maxNewAnswers: 1, currentAnswers: shown });
+    assert.equal(validateResponse([answer('Paris')], capped).kind, 'vote');
+    assert.equal(validateResponse([answer('Paris')], ctx({ capReached: true, maxNewAnswers: 1, currentAnswers: [{ label: 'agent2', content: 'Paris' }] })).kind, 'vote');
+    assert.equal(expectInvalid(validateResponse([answer('Lyon')], capped)).summary, 'answer cap reached');
+    assert.equal(expectInvalid(validateResponse([answer('')], capped)).summary, 'answer cap reached');
+  });
+
   it('an exact duplicate is refused even under lenient novelty', () => {
     const c = answer('Paris is the capital of France');
     assert.equal(validateResponse([c], ctx({ novelty: 'lenient' })).kind, 'invalid');

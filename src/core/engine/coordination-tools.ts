@@ -72,7 +72,8 @@ export interface ValidationContext {
 export type ResponseVerdict =
   /** `repeats`: the same call sent again in the response, counted once; each still gets its result. */
   | { kind: 'answer'; call: ToolCall; content: string; repeats?: ToolCall[] }
-  | { kind: 'vote'; call: ToolCall; targetLabel: string; reason: string; note?: string; repeats?: ToolCall[] }
+  /** `unseenTarget`: the target is an answer the agent was not shown, the same word for word as its own `new_answer`. */
+  | { kind: 'vote'; call: ToolCall; targetLabel: string; reason: string; note?: string; unseenTarget?: boolean; repeats?: ToolCall[] }
   /** Calls to non-coordination tools, to be executed before the model continues. */
   | { kind: 'tools'; calls: ToolCall[] }
   /** Something is wrong: answer every call with its result and ask again. `sameAs`: the answer was refused as the
@@ -207,20 +208,23 @@ function validateVote(call: ToolCall, args: Record<string, unknown>, ctx: Valida
 }
 
 function validateAnswer(call: ToolCall, args: Record<string, unknown>, ctx: ValidationContext): ResponseVerdict {
+  const content = typeof args.content === 'string' ? args.content.trim() : '';
+  // An answer is its text plus its change: the same words over a different change are a different answer.
+  const sameChange = ctx.currentAnswers.filter((a) => a.changeId === ctx.changeId);
+  const duplicate = content === '' ? undefined : sameChange.find((a) => a.content.trim() === content);
+  // Sending back, word for word, an answer on the board is endorsing it: a vote, over the answer cap too. Models that
+  // cannot let go of `new_answer` (small local ones, scripted fakes) would otherwise be refused until they fail. An
+  // answer the agent was not shown counts when it is all the agent has not seen: it reached the same answer on its
+  // own, and being told to "provide a different answer" made small models invent a wrong one.
+  if (duplicate && (duplicate.seen || ctx.currentAnswers.every((a) => a.seen || a === duplicate))) {
+    const vote = { kind: 'vote' as const, call, targetLabel: duplicate.label, reason: R.sameAnswerReason(duplicate.label), note: R.sameAnswerIsVote(duplicate.label) };
+    return duplicate.seen ? vote : { ...vote, unseenTarget: true };
+  }
   if (ctx.capReached) {
     return invalid([call], () => R.answerCap(ctx.maxNewAnswers), 'answer cap reached');
   }
-  const content = typeof args.content === 'string' ? args.content.trim() : '';
   if (content === '') {
     return invalid([call], () => R.emptyAnswer, 'empty answer');
-  }
-  // An answer is its text plus its change: the same words over a different change are a different answer.
-  const sameChange = ctx.currentAnswers.filter((a) => a.changeId === ctx.changeId);
-  const duplicate = sameChange.find((a) => a.content.trim() === content);
-  // Sending back, word for word, an answer it has been shown (its own included) is endorsing it: a vote. Models that
-  // cannot let go of `new_answer` (small local ones, scripted fakes) would otherwise be refused until they fail.
-  if (duplicate?.seen) {
-    return { kind: 'vote', call, targetLabel: duplicate.label, reason: R.sameAnswerReason(duplicate.label), note: R.sameAnswerIsVote(duplicate.label) };
   }
   if (duplicate) {
     return invalid([call], () => R.duplicateAnswer(duplicate.label), `duplicate of ${duplicate.label}`, duplicate.label);

@@ -354,9 +354,25 @@ describe('orchestrator: validation and enforcement', () => {
     assert.match(tool!.content, /\{"content": "\.\.\."\}/);
   });
 
-  it('refuses an exact duplicate of an answer the agent has not been shown, naming its anonymous label', async () => {
+  it('an answer reached on its own, word for word the only one on the board it was not shown, is its vote for that one', async () => {
     const team = runTeam([
       member('a', answerThenVote('same text', 'agent1')),
+      member('b', (_req, i) => (i === 0 ? reply.answer('same text', { delayMs: 20 }) : reply.vote('agent1'))),
+    ]);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    assert.deepEqual(team.of('answer_added').map((e) => e.label), ['agent1.1']);
+    assert.deepEqual(team.of('vote_cast').map((e) => [e.vote.voterId, e.vote.targetLabel]).sort(), [['a', 'agent1.1'], ['b', 'agent1.1']]);
+    const told = team.of('tool_result').find((e) => e.agentId === 'b')!;
+    assert.equal(told.name, 'new_answer');
+    assert.match(told.summary, /Your answer is the same as agent1's, so it was recorded as your vote for agent1\./);
+    assert.equal(team.requests('b').length, 1, 'b was not asked again');
+  });
+
+  it('refuses an exact duplicate of an answer the agent has not been shown while other answers are new to it too', async () => {
+    const team = runTeam([
+      member('a', answerThenVote('same text', 'agent1')),
+      member('c', answerThenVote('another text', 'agent1')),
       member('b', (_req, i) => (i === 0 ? reply.answer('same text', { delayMs: 20 }) : reply.vote('agent1'))),
     ]);
     await team.result;
@@ -377,13 +393,14 @@ describe('orchestrator: validation and enforcement', () => {
     assert.equal(told?.summary, "Your vote was recorded. Your answer is the same as agent1's, so it was recorded as your vote for agent1.");
   });
 
-  it('a team of models that only ever call new_answer with the same text still reaches consensus in 2N calls', async () => {
+  it('a team of models that only ever call new_answer with the same text reaches consensus in N + 1 calls', async () => {
     const team = runTeam(['a', 'b', 'c'].map((id, i) => member(id, () => reply.answer('THE ANSWER', { delayMs: 10 + 5 * i }))));
     const result = await team.result;
     assert.equal(result.reason, 'consensus');
     assert.equal(result.winnerLabel, 'agent1.1');
     assert.equal(team.of('turn_failed').length, 0, 'no agent failed');
-    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 6);
+    // a's answer; b's and c's, the same, are their votes; a's second, its own answer again, is its vote.
+    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 4);
   });
 
   it('refuses answers too similar under balanced novelty (Jaccard > 0.70)', async () => {
@@ -744,23 +761,29 @@ describe('orchestrator: toolbox lifecycle', () => {
 });
 
 describe('orchestrator: starting the next round early', () => {
-  /** Answers `content` after `answerMs`; once answers are visible (its own, or after a refused duplicate) votes for agent1 after `voteMs`. */
+  // Answers refused as near copies of agent1's (balanced novelty): an exact copy would count as a vote at once.
+  const SAME = 'the same long answer about one thing';
+  const nearCopy = (id: string) => `${SAME} ${id}`;
+  const BALANCED = { orchestrator: { answerNoveltyRequirement: 'balanced' as const } };
+  const refusedAsCopy = (team: ReturnType<typeof runTeam>, id: string) => team.of('correction').some((e) => e.agentId === id && /^too similar to agent1 /.test(e.message));
+  /** Answers `content` after `answerMs`; once answers are visible (its own, or after a refused near copy) votes for agent1 after `voteMs`. */
   const answerThenVoteSlowly = (content: string, answerMs: number, voteMs: number): Script => (req) =>
     boardHasAnswers(req) ? reply.vote('agent1', 'same answer', { delayMs: voteMs }) : reply.answer(content, { delayMs: answerMs });
   const turnStart = (team: ReturnType<typeof runTeam>, agentId: string, round: number) => team.of('turn_started').find((e) => e.agentId === agentId && e.round === round)!;
   const voteOf = (team: ReturnType<typeof runTeam>, voterId: string) => team.of('vote_cast').find((e) => e.vote.voterId === voterId)!;
   const sameAnswerTeam = () =>
-    ['a', 'b', 'c', 'd'].map((id) => member(id, answerThenVoteSlowly('THE SAME ANSWER', id === 'a' ? 30 : 40, 100)));
+    ['a', 'b', 'c', 'd'].map((id) => member(id, answerThenVoteSlowly(id === 'a' ? SAME : nearCopy(id), id === 'a' ? 30 : 40, 100)));
 
-  it('starts an idle agent\'s vote while the other turns, refused as duplicates, are still voting', async () => {
-    const team = runTeam(sameAnswerTeam());
+  it('starts an idle agent\'s vote while the other turns, refused as near copies, are still voting', async () => {
+    const team = runTeam(sameAnswerTeam(), BALANCED);
     const result = await team.result;
     assert.equal(result.reason, 'consensus');
     assert.equal(result.winnerLabel, 'agent1.1');
     assert.deepEqual(team.of('winner_selected')[0].votes, { a: 4 });
     // the same 8 calls as with the barrier: 4 answers, 3 votes after the refusals, a's vote
     assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 8);
-    assert.deepEqual(team.of('correction').map((e) => `${e.agentId}: ${e.message}`).sort(), ['b', 'c', 'd'].map((id) => `${id}: duplicate of agent1`));
+    assert.deepEqual(team.of('correction').map((e) => e.agentId).sort(), ['b', 'c', 'd']);
+    for (const id of ['b', 'c', 'd']) assert.ok(refusedAsCopy(team, id), `${id}'s answer was refused as a near copy`);
     assert.deepEqual(team.of('round_started').map((e) => [e.round, e.agentIds]), [[1, ['a', 'b', 'c', 'd']], [2, ['a']]]);
     // a's round-2 turn started after the last refusal and before any of the round-1 turns ended with its vote
     const early = turnStart(team, 'a', 2);
@@ -771,20 +794,21 @@ describe('orchestrator: starting the next round early', () => {
     assert.deepEqual(state.agents.map((a) => a.round), [2, 1, 1, 1]);
   });
 
-  it('agents that vote "agent1" out of habit win through when agent1\'s identical answer was not the first', async () => {
-    // b answers first; a, c, d write the same text later, are refused, and vote for agent1 — which has no answer.
+  it('an agent that votes "agent1" out of habit wins through when agent1\'s identical answer was not the first', async () => {
+    // b answers first; a, c, d write the same text later: their answers are their votes for agent2. b, voting in
+    // round 2, names agent1 — which has no answer of its own: its answer was agent2's.
     const team = runTeam(['a', 'b', 'c', 'd'].map((id) => member(id, answerThenVoteSlowly('THE SAME ANSWER', id === 'b' ? 20 : 40, 30))));
     const result = await team.result;
     assert.equal(result.reason, 'consensus');
     assert.equal(result.winnerLabel, 'agent2.1');
     assert.deepEqual(team.of('winner_selected')[0].votes, { b: 4 });
     assert.equal(team.of('turn_failed').length, 0, 'no agent failed');
-    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 8);
-    const told = team.of('tool_result').find((e) => e.agentId === 'a' && e.name === 'vote')!;
+    assert.equal(Object.values(team.providers).reduce((n, p) => n + p.callCount, 0), 5);
+    const told = team.of('tool_result').find((e) => e.agentId === 'b' && e.name === 'vote')!;
     assert.equal(told.summary, "Your vote was recorded. agent1 has no answer of its own (its answer was the same as agent2's), so your vote counts for agent2.");
   });
 
-  // a answers first; b's identical answer is refused (b then votes); c has not settled in each of these ways.
+  // a answers first; b's near copy is refused (b then votes); c has not settled in each of these ways.
   const unsettled: [string, Script, boolean][] = [
     ['still streaming its first answer', (_req, i) => (i === 0 ? reply.answer('C answer', { delayMs: 150 }) : reply.vote('agent1')), false],
     ['running a tool', (_req, i) => (i === 0 ? { toolCalls: [{ name: 'lookup', arguments: {} }] } : i === 1 ? reply.answer('C answer') : reply.vote('agent1')), true],
@@ -799,12 +823,12 @@ describe('orchestrator: starting the next round early', () => {
         execute: () => new Promise<{ ok: boolean; content: string }>((resolve) => clock.setTimeout(() => resolve({ ok: true, content: 'facts' }), 150)),
       };
       const team = runTeam(
-        [member('a', answerThenVoteSlowly('SAME', 20, 0)), member('b', answerThenVoteSlowly('SAME', 30, 60)), { id: 'c', script, toolbox: withTool ? toolbox : undefined }],
-        { clock },
+        [member('a', answerThenVoteSlowly(SAME, 20, 0)), member('b', answerThenVoteSlowly(nearCopy('b'), 30, 60)), { id: 'c', script, toolbox: withTool ? toolbox : undefined }],
+        { clock, ...BALANCED },
       );
       const result = await team.result;
       assert.equal(result.reason, 'consensus');
-      assert.ok(team.of('correction').some((e) => e.agentId === 'b' && e.message === 'duplicate of agent1'), 'b\'s answer was refused as a duplicate');
+      assert.ok(refusedAsCopy(team, 'b'), 'b\'s answer was refused as a near copy');
       const second = team.of('round_started')[1];
       const cAnswered = team.of('answer_added').find((e) => e.agentId === 'c')!;
       assert.ok(second.seq > cAnswered.seq, 'round 2 waited for c\'s turn to end');
@@ -837,8 +861,8 @@ describe('orchestrator: starting the next round early', () => {
   });
 
   it('asks the early voter again when a settled turn adds an answer after all', async () => {
-    const b: Script = (_req, i) => (i === 0 ? reply.answer('SAME', { delayMs: 30 }) : i === 1 ? reply.answer('B, different after all', { delayMs: 100 }) : reply.vote('agent1'));
-    const team = runTeam([member('a', answerThenVoteSlowly('SAME', 20, 0)), member('b', b)]);
+    const b: Script = (_req, i) => (i === 0 ? reply.answer(nearCopy('b'), { delayMs: 30 }) : i === 1 ? reply.answer('B, different after all', { delayMs: 100 }) : reply.vote('agent1'));
+    const team = runTeam([member('a', answerThenVoteSlowly(SAME, 20, 0)), member('b', b)], BALANCED);
     const result = await team.result;
     assert.deepEqual(team.of('round_started').map((e) => [e.round, e.agentIds]), [[1, ['a', 'b']], [2, ['a']], [3, ['a', 'b']]]);
     const bAnswer = team.of('answer_added').find((e) => e.agentId === 'b')!;
@@ -861,14 +885,14 @@ describe('orchestrator: starting the next round early', () => {
     });
     // a's early vote turn cancels the run while b's round-1 turn is still voting
     const a: Script = (req) => {
-      if (!boardHasAnswers(req)) return reply.answer('SAME', { delayMs: 20 });
+      if (!boardHasAnswers(req)) return reply.answer(SAME, { delayMs: 20 });
       team.clock.setTimeout(() => team.orchestrator.cancel(), 20);
       return reply.vote('agent1', 'x', { delayMs: 5000 });
     };
     const team = runTeam([
       { id: 'a', script: a, toolbox: toolbox('a') },
-      { id: 'b', script: answerThenVoteSlowly('SAME', 30, 5000), toolbox: toolbox('b') },
-    ]);
+      { id: 'b', script: answerThenVoteSlowly(nearCopy('b'), 30, 5000), toolbox: toolbox('b') },
+    ], BALANCED);
     const result = await team.result;
     assert.equal(result.reason, 'cancelled');
     assert.equal(result.finalAnswer, null);

@@ -210,6 +210,10 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
         return;
       }
       case 'vote':
+        // Its own words are that answer, and the only one it had not seen (see validateAnswer): it has seen the board.
+        if (verdict.unseenTarget) agent.conversation.markSeen(ctx.board.current(), ctx.board.revision);
+        // A `new_answer` taken as a vote: its answer is that one, so a later vote naming its label counts for it.
+        if (verdict.call.name === NEW_ANSWER) ctx.sameAs.set(agent.label, verdict.targetLabel);
         acceptVote(ctx, agent, verdict.call, verdict.targetLabel, verdict.reason, textual, verdict.note);
         ignoreRepeats(ctx, agent, verdict.repeats, textual);
         return;
