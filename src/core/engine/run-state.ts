@@ -370,6 +370,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case 'note_delivered': {
       const note = state.notes.find((n) => n.id === event.noteId);
       if (note && !note.deliveredTo.includes(event.agentId)) note.deliveredTo.push(event.agentId);
+      // A note to every agent also reaches the agents of an escalation stage that joins later: they are its readers too.
+      if (note && !note.agentIds.includes(event.agentId)) note.agentIds = [...note.agentIds, event.agentId];
       break;
     }
     case 'note_undelivered': {

@@ -69,6 +69,13 @@ describe('status-file: escalation stages', () => {
     assert.deepEqual(Object.values(joined.agents).map((a) => a.status), ['completed', 'completed', 'completed']);
     assert.equal(status(events(started)).escalation, null);
   });
+
+  it('a note to every agent sent before a stage joined lists the joining agents once it reaches them', () => {
+    const note: RunEventBody = { type: 'note_added', noteId: 'n1', text: 'Cite sources.', agentIds: ['a', 'b'], changesTask: false };
+    const joined: RunEventBody = { type: 'stage_started', stage: 2, agents: ['c'], reason: 'disagreement' };
+    const s = status(events(started, stage1, note, joined, { type: 'note_delivered', noteId: 'n1', agentId: 'c', via: 'next_turn' }));
+    assert.deepEqual([s.notes[0].to, s.notes[0].delivered_to], [['a', 'b', 'c'], ['c']]);
+  });
 });
 
 describe('status-file: checks', () => {
