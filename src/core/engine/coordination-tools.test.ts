@@ -388,7 +388,7 @@ describe('coordination tools: answers', () => {
       call: c,
       targetLabel: 'agent2',
       reason: 'the same answer as agent2',
-      note: "Your answer is the same as agent2's, so it was recorded as your vote for agent2.",
+      note: "Your answer is the same as agent2's, so it is taken as your vote for agent2.",
     });
   });
 
@@ -400,7 +400,7 @@ describe('coordination tools: answers', () => {
       call: c,
       targetLabel: 'agent2',
       reason: 'the same answer as agent2',
-      note: "Your answer is the same as agent2's, so it was recorded as your vote for agent2.",
+      note: "Your answer is the same as agent2's, so it is taken as your vote for agent2.",
       unseenTarget: true,
     });
   });

@@ -365,7 +365,7 @@ describe('orchestrator: validation and enforcement', () => {
     assert.deepEqual(team.of('vote_cast').map((e) => [e.vote.voterId, e.vote.targetLabel]).sort(), [['a', 'agent1.1'], ['b', 'agent1.1']]);
     const told = team.of('tool_result').find((e) => e.agentId === 'b')!;
     assert.equal(told.name, 'new_answer');
-    assert.match(told.summary, /Your answer is the same as agent1's, so it was recorded as your vote for agent1\./);
+    assert.match(told.summary, /Your answer is the same as agent1's, so it is taken as your vote for agent1\./);
     assert.equal(team.requests('b').length, 1, 'b was not asked again');
   });
 
@@ -390,7 +390,7 @@ describe('orchestrator: validation and enforcement', () => {
     assert.deepEqual(team.of('vote_cast').find((e) => e.vote.voterId === 'b')?.vote.targetLabel, 'agent1.1');
     assert.equal(team.of('correction').length, 0);
     const told = team.of('tool_result').filter((e) => e.agentId === 'b' && e.name === 'new_answer').pop();
-    assert.equal(told?.summary, "Your vote was recorded. Your answer is the same as agent1's, so it was recorded as your vote for agent1.");
+    assert.equal(told?.summary, "Your vote was recorded. Your answer is the same as agent1's, so it is taken as your vote for agent1.");
   });
 
   it('a team of models that only ever call new_answer with the same text reaches consensus in N + 1 calls', async () => {
@@ -1434,6 +1434,18 @@ describe('orchestrator: the human in the loop', () => {
     const state = reduceEvents(team.events);
     assert.deepEqual(state.notes[0].deliveredTo.sort(), ['a', 'b']);
     assert.deepEqual(state.votes.filter((v) => !v.stale).map((v) => v.targetLabel), ['agent1.1', 'agent1.1']);
+  });
+
+  it('an answer taken as a vote while a note waits is not counted, and the reply says it was taken as a vote', async () => {
+    // a answers first; b writes the same answer slowly, and a note arrives while b is writing it.
+    const b: Script = (req) => (/Keep it short/.test(requestText(req)) ? reply.vote('agent1', 'short enough') : reply.answer('same text', { delayMs: 60 }));
+    const team = runTeam([member('a', answerThenVote('same text', 'agent1')), member('b', b)]);
+    team.clock.setTimeout(() => team.orchestrator.note('Keep it short.'), 20);
+    const result = await team.result;
+    assert.equal(result.reason, 'consensus');
+    const told = team.of('tool_result').find((e) => e.agentId === 'b' && e.name === 'new_answer')!;
+    assert.equal(told.summary, "Your answer is the same as agent1's, so it is taken as your vote for agent1. Your vote was not counted: the user sent a note while you were deciding; you will be asked again with it.");
+    assert.deepEqual(team.of('vote_cast').filter((e) => e.vote.voterId === 'b').map((e) => e.vote.reason), ['the same answer as agent1', 'short enough']);
   });
 
   it('an agent holding a vote from before a note is asked again with it; a second note re-triggers, each note once', async () => {

@@ -261,7 +261,7 @@ export const COORDINATION_RESULTS = {
   invalidAgentId: (shown: string, valid: string[]) => `Invalid agent_id '${shown}'. Valid agents: ${valid.join(', ')}`,
   answerCap: (max: number | null) => `You've reached the maximum of ${max} new answer(s). Please vote for the best existing answer using the \`vote\` tool.`,
   emptyAnswer: 'The new_answer content is empty. Provide your complete answer in `content`, or vote for an existing answer.',
-  sameAnswerIsVote: (label: string) => `Your answer is the same as ${label}'s, so it was recorded as your vote for ${label}.`,
+  sameAnswerIsVote: (label: string) => `Your answer is the same as ${label}'s, so it is taken as your vote for ${label}.`,
   sameAnswerReason: (label: string) => `the same answer as ${label}`,
   duplicateAnswer: (label: string) => `Answer already provided by ${label}. Provide different answer or vote for existing one.`,
   tooSimilar: (pct: number, label: string, limit: number) =>

@@ -212,8 +212,9 @@ async function turnLoop(ctx: RunContext, agent: AgentRuntime, round: number, sig
       case 'vote':
         // Its own words are that answer, and the only one it had not seen (see validateAnswer): it has seen the board.
         if (verdict.unseenTarget) agent.conversation.markSeen(ctx.board.current(), ctx.board.revision);
-        // A `new_answer` taken as a vote: its answer is that one, so a later vote naming its label counts for it.
-        if (verdict.call.name === NEW_ANSWER) ctx.sameAs.set(agent.label, verdict.targetLabel);
+        // A `new_answer` taken as a vote by an agent with no answer of its own: a later vote naming its label counts
+        // for the answer it copied.
+        if (verdict.call.name === NEW_ANSWER && !ctx.board.latest(agent.spec.id)) ctx.sameAs.set(agent.label, verdict.targetLabel);
         acceptVote(ctx, agent, verdict.call, verdict.targetLabel, verdict.reason, textual, verdict.note);
         ignoreRepeats(ctx, agent, verdict.repeats, textual);
         return;
@@ -430,6 +431,8 @@ function acceptVote(ctx: RunContext, agent: AgentRuntime, call: ToolCall, target
   };
   agent.lastVote = vote;
   ctx.emit({ type: 'vote_cast', vote });
+  // A `new_answer` taken as a vote: the reply says so first, counted or not (the model never called `vote`).
+  const withNote = (reply: string) => (note && call.name === NEW_ANSWER ? `${note} ${reply}` : reply);
   const missed = ctx.board.since(agent.conversation.seenRevision);
   // A note sent while the agent decided: the vote did not see it, so it is asked again with the note.
   if (agent.notes.pending.length > 0) {
@@ -437,7 +440,7 @@ function acceptVote(ctx: RunContext, agent: AgentRuntime, call: ToolCall, target
     agent.vote = null;
     const reason = changesTask ? "the user's note changed the task before the vote" : "the user's note came before the vote: asked again with it";
     ctx.emit({ type: 'vote_invalidated', voterId: agent.spec.id, targetLabel: vote.targetLabel, reason });
-    toolResult(ctx, agent, call, false, changesTask ? COORDINATION_RESULTS.voteBeforeNote : COORDINATION_RESULTS.voteBeforeAnyNote, textual);
+    toolResult(ctx, agent, call, false, withNote(changesTask ? COORDINATION_RESULTS.voteBeforeNote : COORDINATION_RESULTS.voteBeforeAnyNote), textual);
     return;
   }
   if (missed.length === 0) {
@@ -448,5 +451,5 @@ function acceptVote(ctx: RunContext, agent: AgentRuntime, call: ToolCall, target
   agent.vote = null;
   const labels = missed.map((a) => a.label).join(', ');
   ctx.emit({ type: 'vote_invalidated', voterId: agent.spec.id, targetLabel: vote.targetLabel, reason: `new answer ${labels} arrived before the vote` });
-  toolResult(ctx, agent, call, false, COORDINATION_RESULTS.voteOvertaken, textual);
+  toolResult(ctx, agent, call, false, withNote(COORDINATION_RESULTS.voteOvertaken), textual);
 }

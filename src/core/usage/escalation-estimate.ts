@@ -22,7 +22,8 @@ export function estimateEscalatingRun(input: EstimateInput, escalation: Escalati
     bestStage === 0
       ? `stage 1 (${escalation.stages[0].join(', ')}) agrees alone and no later stage is called`
       : `stages 1 to ${bestStage + 1} (${escalation.stages.slice(0, bestStage + 1).flat().join(', ')}) agree as one team, ` +
-        `the first with the ${escalation.minAgreeing} agents min_agreeing asks for, and no later stage is called`;
+        `the first with the ${escalation.minAgreeing} agents min_agreeing asks for, and no later stage is called (approximate: ` +
+        'stage 1 first runs a round alone, and agents that join may only vote)';
   return {
     calls: { min: best.calls.min, max: worst((e) => e.calls.max) },
     inputTokens: { min: best.inputTokens.min, max: worst((e) => e.inputTokens.max) },
