@@ -50,9 +50,65 @@ const geminiApiKeyOnly = {
 };
 
 /**
+ * The coding agents' SDKs are bundles of their own, imported by the others only when a claude_code or codex agent
+ * starts, so a run without one never loads them; each keeps only what the drivers import (the Claude Agent SDK's
+ * `core` entry, split into modules, lets esbuild drop the rest: 0.4 MB minified with the MCP validator left out as
+ * below, instead of its 1.45 MB `sdk.mjs`).
+ */
+const AGENT_SDKS = {
+  '@anthropic-ai/claude-agent-sdk/core': { file: 'claude-agent-sdk.js', exports: ['query'] },
+  '@openai/codex-sdk': { file: 'codex-sdk.js', exports: ['Codex'] },
+};
+const agentSdksApart = {
+  name: 'agent-sdks-apart',
+  setup(build) {
+    build.onResolve({ filter: /^(@anthropic-ai\/claude-agent-sdk\/core|@openai\/codex-sdk)$/ }, (args) => (args.kind === 'entry-point' || args.importer === '<stdin>' ? undefined : { path: `./${AGENT_SDKS[args.path].file}`, external: true }));
+  },
+};
+
+/**
+ * ajv-formats (the MCP SDK's) finds its own copy of ajv, the same version as the MCP SDK's (the top-level ajv is
+ * eslint's older one): one copy is bundled, ~100 KB minified less in every bundle with MCP.
+ */
+const oneAjv = {
+  name: 'one-ajv',
+  setup(build) {
+    const mcpDir = join(root, 'node_modules', '@modelcontextprotocol', 'sdk');
+    build.onResolve({ filter: /^ajv(\/.*)?$/ }, (args) => {
+      if (!/[\\/]ajv-formats[\\/]/.test(args.importer) || args.pluginData === 'one-ajv') return undefined;
+      return build.resolve(args.path, { kind: args.kind, resolveDir: mcpDir, pluginData: 'one-ajv' });
+    });
+  },
+};
+
+/**
+ * In the Claude Agent SDK's bundle, the MCP SDK's server is there only for the SDK's own `createSdkMcpServer`, which
+ * MassGen never calls (its coordination server is the runtime's, passed in as an instance): its JSON Schema
+ * validator (ajv, ~130 KB minified) is bundled as a class that says so if anything ever constructs it.
+ */
+const claudeSdkWithoutAjv = {
+  name: 'claude-sdk-without-ajv',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) => (/[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: args.path, namespace: 'claude-sdk-unbundled' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'claude-sdk-unbundled' }, () => ({
+      contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('MCP servers made by the Claude Agent SDK itself are not part of MassGen'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
+/** In the Codex SDK's bundle, node:child_process is src/core/harness/codex-spawn.ts (see there why). */
+const codexSpawn = {
+  name: 'codex-spawn',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]@openai[\\/]codex-sdk[\\/]/.test(args.importer) ? { path: join(root, 'src', 'core', 'harness', 'codex-spawn.ts') } : undefined));
+  },
+};
+
+/**
  * The node bundles' esbuild options, by output file name.
  * @param {{ outdir: string, production: boolean }} options
- * @returns {Record<'extension.js' | 'runtime.js' | 'cli.js' | 'cli-main.js', import('esbuild').BuildOptions>}
+ * @returns {Record<'extension.js' | 'runtime.js' | 'cli.js' | 'cli-main.js' | 'claude-agent-sdk.js' | 'codex-sdk.js', import('esbuild').BuildOptions>}
  */
 export function nodeBundles({ outdir, production }) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -66,8 +122,20 @@ export function nodeBundles({ outdir, production }) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [zodEnglishOnly, geminiApiKeyOnly],
+    plugins: [zodEnglishOnly, geminiApiKeyOnly, oneAjv, agentSdksApart],
+    // import() becomes require(): the CLI compiles its bundle with V8's code cache (vm.Script), which has no
+    // dynamic-import callback, and the agents' SDK bundles are CommonJS anyway.
+    supported: { 'dynamic-import': false },
   };
+  // An ES module bundled as CommonJS: its `import.meta.url` becomes the bundle's own file URL.
+  const agentSdk = (name) => ({
+    ...common,
+    stdin: { contents: `export { ${AGENT_SDKS[name].exports.join(', ')} } from '${name}';`, resolveDir: root, loader: 'js' },
+    outfile: join(outdir, AGENT_SDKS[name].file),
+    plugins: [...common.plugins, name.startsWith('@anthropic-ai/') ? claudeSdkWithoutAjv : codexSpawn],
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
   return {
     // `./runtime.js` stays a run-time require of the sibling bundle.
     'extension.js': { ...common, entryPoints: ['src/host/extension.ts'], outfile: join(outdir, 'extension.js'), external: ['vscode', './runtime.js'] },
@@ -75,6 +143,8 @@ export function nodeBundles({ outdir, production }) {
     // The `massgen` binary: a launcher that turns on V8's code cache, then requires the CLI bundle beside it.
     'cli.js': { ...common, entryPoints: ['src/cli/launch.ts'], outfile: join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] },
     'cli-main.js': { ...common, entryPoints: ['src/cli/main.ts'], outfile: join(outdir, 'cli-main.js'), define: { __VERSION__: JSON.stringify(version) } },
+    'claude-agent-sdk.js': agentSdk('@anthropic-ai/claude-agent-sdk/core'),
+    'codex-sdk.js': agentSdk('@openai/codex-sdk'),
   };
 }
 

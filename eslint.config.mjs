@@ -1,5 +1,5 @@
 // The layering of ARCHITECTURE.md, enforced: src/core is editor-free and has floors (util < config < providers <
-// engine < the adapters mcp, workspace, sandbox, checks, status, edit, usage < run, the one place that assembles a run;
+// engine < the adapters mcp, workspace, sandbox, checks, status, edit, harness, usage < run, the one place that assembles a run;
 // beside them tools, the tool kit, on util alone); the protocol shared with the webview depends on no host; host
 // files named below stay free of runtime `vscode` imports (so they run in Node tests and the benchmark); the
 // activation shell loads nothing but `vscode` and ids. The host's user-facing text goes through vscode.l10n.t.
@@ -33,7 +33,7 @@ const restrict = (above = [], { allowOrchestrator = false, insideEngine = false,
 /** Host files whose logic runs in plain Node (tests, the benchmark): `vscode` as types only, so no vscode.l10n.t. */
 const PLAIN_NODE_HOST = ['src/host/viewer/hub.ts', 'src/host/viewer/connection.ts', 'src/host/viewer/coalescer.ts', 'src/host/viewer/history.ts', 'src/host/viewer/html.ts', 'src/host/lm/*.ts', 'src/host/ids.ts', 'src/host/config-template.ts', 'src/host/run/commands-policy.ts'];
 
-const ABOVE_ENGINE = ['mcp', 'workspace', 'sandbox', 'checks', 'status', 'edit', 'run', 'eval'];
+const ABOVE_ENGINE = ['mcp', 'workspace', 'sandbox', 'checks', 'status', 'edit', 'harness', 'run', 'eval'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test/vscode/rig/**', 'out/**', '**/*.js', '!eslint.config.mjs'] },
@@ -56,13 +56,13 @@ export default tseslint.config(
     files: ['src/core/engine/**/*.ts'],
     rules: restrict(ABOVE_ENGINE, { allowOrchestrator: true, insideEngine: true, extra: [{ group: ['../usage/estimate'], message: 'The estimate builds on the engine; the engine takes its constants from usage/tokens.' }] }),
   },
-  { files: ['src/core/usage/**/*.ts', 'src/core/mcp/**/*.ts', 'src/core/workspace/**/*.ts', 'src/core/sandbox/**/*.ts', 'src/core/checks/**/*.ts', 'src/core/status/**/*.ts', 'src/core/edit/**/*.ts'], rules: restrict(['run', 'eval']) },
+  { files: ['src/core/usage/**/*.ts', 'src/core/mcp/**/*.ts', 'src/core/harness/**/*.ts', 'src/core/workspace/**/*.ts', 'src/core/sandbox/**/*.ts', 'src/core/checks/**/*.ts', 'src/core/status/**/*.ts', 'src/core/edit/**/*.ts'], rules: restrict(['run', 'eval']) },
   { files: ['src/core/run/**/*.ts'], rules: restrict(['eval'], { allowOrchestrator: true }) },
   // `massgen eval`'s logic sits on the run floor: it starts its runs through the run session, like a front end.
   { files: ['src/core/eval/**/*.ts'], rules: restrict() },
   { files: ['src/cli/**/*.ts'], rules: restrict() },
   // The protocol both bundles share: no vscode, no host; the webview may take from core only what it re-exports.
-  { files: ['src/protocol/**/*.ts'], rules: restrict(['mcp', 'workspace', 'sandbox', 'checks', 'status', 'edit', 'run', 'providers', 'usage']) },
+  { files: ['src/protocol/**/*.ts'], rules: restrict(['mcp', 'workspace', 'sandbox', 'checks', 'status', 'edit', 'harness', 'run', 'providers', 'usage']) },
   { files: ['webview/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [HOST, { group: ['**/core/**'], message: 'The webview takes engine types and the reducer from src/protocol only.' }] }] } },
   // Host files whose logic runs in plain Node (tests, the benchmark): `vscode` as types only.
   {

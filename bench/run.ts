@@ -18,6 +18,7 @@ import { activation } from './scenarios/activation';
 import { checks } from './scenarios/checks';
 import { consensus } from './scenarios/consensus';
 import { escalation } from './scenarios/escalation';
+import { harness } from './scenarios/harness';
 import { overhead } from './scenarios/overhead';
 import { realModel } from './scenarios/real-model';
 import { sandbox } from './scenarios/sandbox';
@@ -29,7 +30,7 @@ import { upstream } from './scenarios/upstream';
 import { viewer } from './scenarios/viewer';
 import { workspace } from './scenarios/workspace';
 
-const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, upstream, viewer, scale, sizes, workspace, sandbox, stress, checks, escalation, realModel];
+const SCENARIOS: Scenario[] = [overhead, startup, activation, consensus, upstream, viewer, scale, sizes, workspace, sandbox, stress, checks, escalation, harness, realModel];
 
 interface Args {
   quick: boolean;

@@ -107,9 +107,9 @@ export const sizes: Scenario = {
     const vsixBytes = statSync(vsix).size;
     r.goal('size.vsix_kb', 'VSIX size (npm run package: .vscodeignore as it is)', vsixBytes / 1024, '<=', 1024, ' KB', { digits: 1 });
     const entries = await zipEntries(vsix, ctx.tmp);
-    // What the extension loads at run time: its main, the runtime it requires, what the vote viewer's page links
-    // (src/host/viewer/index.ts), and the manifest's English texts.
-    const needed = ['extension/dist/extension.js', 'extension/dist/runtime.js', 'extension/dist/webview/main.js', 'extension/dist/webview/main.css', 'extension/dist/webview/codicon.css', 'extension/dist/webview/codicon.ttf', 'extension/media/massgen.svg', 'extension/package.nls.json'];
+    // What the extension loads at run time: its main, the runtime it requires, the coding agents' SDKs it imports when
+    // such an agent starts, what the vote viewer's page links (src/host/viewer/index.ts), and the manifest's English texts.
+    const needed = ['extension/dist/extension.js', 'extension/dist/runtime.js', 'extension/dist/claude-agent-sdk.js', 'extension/dist/codex-sdk.js', 'extension/dist/webview/main.js', 'extension/dist/webview/main.css', 'extension/dist/webview/codicon.css', 'extension/dist/webview/codicon.ttf', 'extension/media/massgen.svg', 'extension/package.nls.json'];
     const missing = entries ? needed.filter((f) => !entries.includes(f)) : null;
     r.info('  files the extension loads but the VSIX lacks', missing === null ? 'not checked (no unzip)' : missing.length ? missing.join(', ') : 'none');
     r.figure('vsix', { bytes: vsixBytes, entries, missing });
@@ -118,7 +118,7 @@ export const sizes: Scenario = {
     const stage = join(ctx.tmp, 'stage');
     mkdirSync(join(stage, 'dist'), { recursive: true });
     for (const f of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) if (existsSync(join(ctx.root, f))) copyFileSync(join(ctx.root, f), join(stage, f));
-    for (const f of ['extension.js', 'runtime.js']) copyFileSync(join(dist, f), join(stage, 'dist', f));
+    for (const f of ['extension.js', 'runtime.js', 'claude-agent-sdk.js', 'codex-sdk.js']) copyFileSync(join(dist, f), join(stage, 'dist', f));
     cpSync(join(dist, 'webview'), join(stage, 'dist', 'webview'), { recursive: true, filter: (src) => !src.endsWith('.map') });
     cpSync(join(ctx.root, 'media'), join(stage, 'media'), { recursive: true });
     writeFileSync(join(stage, '.vscodeignore'), '**/*.map\n');

@@ -15,6 +15,7 @@ import { readPreviousRun, type PreviousRun } from '../core/run/continuation';
 import { SessionSetupError } from '../core/run/errors';
 import { RunSession, type SessionResult } from '../core/run/session';
 import { planWorkspace } from '../core/run/workspace-plan';
+import { describeProgram } from '../core/harness/binaries';
 import { newLogDir } from '../core/status/run-log';
 import { backendPricing } from '../core/usage/cost';
 import { estimateRun, type RunEstimate } from '../core/usage/estimate';
@@ -280,8 +281,11 @@ export function validateCommand(file: string, io: CliIO): number {
   try {
     const { config, warnings } = loadConfigFile(resolve(io.cwd, file), io.env, { requireKeys: false, host: 'cli' });
     printWarnings(io, warnings);
-    const missing = config.agents.filter((a) => a.backend.apiKeyEnv && !a.backend.apiKey);
+    const missing = config.agents.filter((a) => a.backend.family !== 'harness' && a.backend.apiKeyEnv && !a.backend.apiKey);
     for (const a of missing) io.stderr.write(`note: agent '${a.id}' will need ${a.backend.apiKeyEnv} set when it runs.\n`);
+    for (const a of config.agents) {
+      if (a.backend.harness) io.stderr.write(`note: ${describeProgram(a, io.env)}\n`);
+    }
     const agents = config.agents.map((a) => `${a.id} (${a.backend.type} ${a.backend.model})`).join(', ');
     io.stdout.write(`OK: ${file}: ${config.agents.length} agent(s): ${agents}\n`);
     return EXIT.ok;

@@ -17,6 +17,10 @@ const EXAMPLES = `
 #     system_message: "You are a careful reviewer: check edge cases before you vote."
 #   - id: copilot
 #     backend: { type: vscode-lm, model: copilot/gpt-4o }             # a VS Code chat model
+#   - id: claude-code
+#     backend: { type: claude_code }                                  # your Claude Code, in its own copy of the project
+#   - id: codex
+#     backend: { type: codex, model: gpt-5.4 }                        # your Codex, in its own copy of the project
 #
 # orchestrator: voting_sensitivity (lenient | balanced | strict), answer_novelty_requirement, max_new_answers_per_agent,
 #   max_rounds, final_answer (as_is: the voted answer | synthesize: the winner writes it),

@@ -37,6 +37,8 @@ export interface FakeResponsesCall {
   arguments: string | Record<string, unknown>;
   /** The call_id (default `call_fake_<request>_<n>`). */
   callId?: string;
+  /** A tool of a namespace tool (Codex offers an MCP server's tools as namespace `mcp__<server>`): its name. */
+  namespace?: string;
 }
 
 export interface FakeResponsesStreamReply {
@@ -203,7 +205,7 @@ async function stream(requestIndex: number, body: FakeResponsesBody, reply: Fake
   for (const [n, call] of (reply.toolCalls ?? []).entries()) {
     const itemId = `fc_fake_${requestIndex}_${n}`;
     const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-    const item = { id: itemId, type: 'function_call', status: 'in_progress', call_id: call.callId ?? `call_fake_${requestIndex}_${n}`, name: call.name, arguments: '' };
+    const item = { id: itemId, type: 'function_call', status: 'in_progress', call_id: call.callId ?? `call_fake_${requestIndex}_${n}`, ...(call.namespace ? { namespace: call.namespace } : {}), name: call.name, arguments: '' };
     events.push({ type: 'response.output_item.added', output_index: index, item });
     for (const delta of split(args, size)) events.push({ type: 'response.function_call_arguments.delta', item_id: itemId, output_index: index, delta });
     events.push({ type: 'response.function_call_arguments.done', item_id: itemId, output_index: index, arguments: args });

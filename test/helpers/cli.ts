@@ -25,12 +25,13 @@ export interface CliRunOptions {
   guardMs?: number;
 }
 
-/** Builds cli.js (and the cli-main.js it loads) into `dir`; returns cli.js's path. */
+/** Builds cli.js (and the cli-main.js it loads, and the agents' SDKs it may load) into `dir`; returns cli.js's path. */
 export async function buildCli(dir: string): Promise<string> {
   const esbuildApi = (await import('esbuild')) as typeof esbuild;
   const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
   const bundles = nodeBundles({ outdir: dir, production: false });
-  await Promise.all([bundles['cli.js'], bundles['cli-main.js']].map((options) => esbuildApi.build({ ...options, sourcemap: false, logLevel: 'error' })));
+  const wanted = [bundles['cli.js'], bundles['cli-main.js'], bundles['claude-agent-sdk.js'], bundles['codex-sdk.js']];
+  await Promise.all(wanted.map((options) => esbuildApi.build({ ...options, sourcemap: false, logLevel: 'error' })));
   return join(dir, 'cli.js');
 }
 

@@ -1,6 +1,6 @@
 // Process checks for tests that must leave nothing running.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** True while the process exists and is not a zombie (an orphan killed in a container may stay a zombie). */
 export function alive(pid: number): boolean {
@@ -15,4 +15,18 @@ export function alive(pid: number): boolean {
   } catch {
     return process.platform !== 'linux';
   }
+}
+
+/** Live processes whose command line contains `needle` (Linux; elsewhere none are found). */
+export function processesWith(needle: string): number[] {
+  if (process.platform !== 'linux') return [];
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).flatMap((p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const zombie = stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+      return !zombie && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(needle) ? [Number(p)] : [];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -74,7 +74,7 @@ export interface BatteryHarness {
 
 const KEY = 'sk-battery-SECRET-0123456789';
 const live = () => new AbortController().signal;
-const texts = (deltas: StreamDelta[], type: StreamDelta['type'] = 'text') => deltas.map((d) => (d.type === type ? d.text : '')).join('');
+const texts = (deltas: StreamDelta[], type: 'text' | 'reasoning' = 'text') => deltas.map((d) => (d.type === type && 'text' in d ? d.text : '')).join('');
 
 /** The shared battery, as a describe block named after the provider. */
 export function providerBattery(name: string, harness: BatteryHarness): void {

@@ -1,5 +1,5 @@
-// The extension's bundles load: dist/extension.js and dist/runtime.js as esbuild.mjs builds them, required in plain
-// Node with a stand-in for the `vscode` module. A bundling fault (a module initialised lazily on one import path and
+// The extension's bundles load: dist/extension.js, dist/runtime.js and the coding agents' SDK bundles as esbuild.mjs
+// builds them, required in plain Node with a stand-in for the `vscode` module. A bundling fault (a module initialised lazily on one import path and
 // eagerly on another) fails here, at load, instead of in the first command a user runs.
 
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ describe('extension bundles', function () {
   before(async () => {
     const { nodeBundles } = (await import(pathToFileURL(join(process.cwd(), 'esbuild.mjs')).href)) as { nodeBundles(o: { outdir: string; production: boolean }): Record<string, esbuild.BuildOptions> };
     const bundles = nodeBundles({ outdir: out, production: true });
-    await Promise.all([bundles['extension.js'], bundles['runtime.js']].map((options) => esbuild.build({ ...options, logLevel: 'error' })));
+    await Promise.all([bundles['extension.js'], bundles['runtime.js'], bundles['claude-agent-sdk.js'], bundles['codex-sdk.js']].map((options) => esbuild.build({ ...options, logLevel: 'error' })));
     const vscode = standIn();
     load._load = function (request, parent, isMain) {
       return request === 'vscode' ? vscode : original.call(this, request, parent, isMain);
@@ -44,5 +44,12 @@ describe('extension bundles', function () {
   it('extension.js loads and exports activate', () => {
     const extension = requireBundle(join(out, 'extension.js')) as { activate?: unknown };
     assert.equal(typeof extension.activate, 'function');
+  });
+
+  it('the coding agents\' SDKs load from their own bundles, as the runtime imports them', () => {
+    const claude = requireBundle(join(out, 'claude-agent-sdk.js')) as { query?: unknown; createSdkMcpServer?: unknown };
+    assert.equal(typeof claude.query, 'function');
+    const codex = requireBundle(join(out, 'codex-sdk.js')) as { Codex?: unknown };
+    assert.equal(typeof codex.Codex, 'function');
   });
 });

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { cliSuite, readJsonl, runCli, type CliRun, type CliRunOptions, type CliSuite } from '../helpers/cli';
-import { alive } from '../helpers/processes';
+import { alive, processesWith } from '../helpers/processes';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -338,22 +338,6 @@ describe('massgen CLI with MCP servers (subprocess)', function () {
   const FILESYSTEM_JS = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
   const suite = cliSuite(work);
   const run = runner(suite);
-
-  /** Live processes whose command line contains `needle` (Linux /proc; [] elsewhere). */
-  function processesWith(needle: string): number[] {
-    if (process.platform !== 'linux') return [];
-    return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).flatMap((p) => {
-      try {
-        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-        const zombie = stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
-        return !zombie && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(needle) ? [Number(p)] : [];
-      } catch {
-        return [];
-      }
-    });
-  }
-
-
 
   /** Plays one agent: calls `tool` first, then answers with what the tool returned, then votes. */
   function toolThenAnswer(tool: string, args: Record<string, unknown>): FakeHandler {

@@ -1,7 +1,7 @@
 // Upstream configs run unchanged: the real `massgen validate` over upstream MassGen's own example configs (half of
 // them, in test/fixtures/upstream-configs). Configs whose backends are model APIs must be accepted (at least 95 %),
-// every other one (agent-program backends, files that are no run config) refused in one line, and nothing printed
-// may be a stack trace.
+// every one with a coding agent (claude_code, codex) too, every other one (agent programs that cannot run here, files
+// that are no run config) refused in one line, and nothing printed may be a stack trace.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
-type Kind = 'api' | 'agent-program' | 'not-a-run-config';
+type Kind = 'api' | 'coding-agent' | 'agent-program' | 'not-a-run-config';
 
 /** What a config is, read from the file itself (not from our loader, which is what is under test). */
 function kindOf(file: string): Kind {
@@ -30,7 +30,8 @@ function kindOf(file: string): Kind {
   const agents = raw && (Array.isArray(raw.agents) ? raw.agents : raw.agent ? [raw.agent] : null);
   if (!agents) return 'not-a-run-config';
   const types = agents.map((a) => String((a as { backend?: { type?: unknown } })?.backend?.type ?? '').toLowerCase());
-  return types.some((t) => Object.hasOwn(AGENT_PROGRAM_BACKENDS, t)) ? 'agent-program' : 'api';
+  if (types.some((t) => Object.hasOwn(AGENT_PROGRAM_BACKENDS, t))) return 'agent-program';
+  return types.some((t) => t === 'claude_code' || t === 'codex') ? 'coding-agent' : 'api';
 }
 
 /** Runs `task` over `items`, `width` at a time. */
@@ -73,8 +74,18 @@ describe('massgen validate over upstream MassGen’s example configs', function 
     for (const r of api.filter((x) => x.run.code === 0)) assert.match(r.run.stdout, /^OK: .*: \d+ agent\(s\): /, r.file);
   });
 
+  it('accepts every config with a coding agent, saying whether its program is installed', () => {
+    const coding = runs.filter((r) => r.kind === 'coding-agent');
+    assert.ok(coding.length >= 20, `${coding.length} configs with claude_code or codex`);
+    for (const { file, run } of coding) {
+      assert.equal(run.code, 0, `${file}:\n${run.stderr}`);
+      assert.match(run.stdout, /^OK: .*\((claude_code|codex) /, file);
+      assert.match(run.stderr, /^note: agent '.+' (uses (Claude Code|Codex), which was not found: install|runs (Claude Code|Codex) at .* signed in with )/m, file);
+    }
+  });
+
   it('refuses every other config in one clear line', () => {
-    const others = runs.filter((r) => r.kind !== 'api');
+    const others = runs.filter((r) => r.kind !== 'api' && r.kind !== 'coding-agent');
     assert.ok(others.some((r) => r.kind === 'agent-program') && others.some((r) => r.kind === 'not-a-run-config'), 'both kinds are among the fixtures');
     for (const { file, kind, run } of others) {
       assert.equal(run.code, 1, `${file}: exit ${run.code}`);

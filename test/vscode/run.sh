@@ -20,6 +20,11 @@ node esbuild.mjs
 step "build the fake chat model VSIX"
 bash "$HERE/build-fake-lm.sh"
 
+step "the coding agents' programs, claude and codex (tools/peers/agents.sh; cached)"
+# The suite's code-server gets an XDG_CACHE_HOME of its own: the programs' cache is named for it explicitly.
+export MASSGEN_PEERS_CACHE="${MASSGEN_PEERS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/massgen-vscode-peers}"
+bash "$ROOT/tools/peers/agents.sh"
+
 step "bundle the fake model servers for the suite (test/fakes → test/vscode/out/fakes.js)"
 node_modules/.bin/esbuild test/vscode/fakes-entry.ts --bundle --platform=node --format=cjs --target=node20 --log-level=warning --outfile="$HERE/out/fakes.js"
 

@@ -22,3 +22,5 @@ UPSTREAM_VENV="$PEERS_CACHE/massgen-upstream-$UPSTREAM_VERSION"
 log() { echo "[peers] $*" >&2; }
 # One set-up of a part at a time: a second caller waits for the first and then finds its result cached.
 hold_lock() { mkdir -p "$PEERS_CACHE"; exec 9>"$PEERS_CACHE/.$1.lock"; flock 9; }
+# Claude Code and Codex, the real programs, as their SDKs' platform packages (tools/peers/agents/, its own lockfile).
+AGENTS_DIR="$PEERS_CACHE/agent-programs"

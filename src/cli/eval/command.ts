@@ -5,6 +5,7 @@
 // runs them again), 4 interrupted.
 
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, formatIssue, loadConfigFile } from '../../core/config/load';
 import type { MassGenConfig } from '../../core/config/types';
@@ -52,7 +53,8 @@ function loadConfig(cmd: EvalCommand, io: CliIO): MassGenConfig {
     const { config, warnings } = loadConfigFile(resolve(io.cwd, cmd.config), io.env, { requireKeys: true, host: 'cli' });
     for (const w of warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
     // Every backend is built once up front: one that cannot be is a config error now, not in each of N runs.
-    buildAgents(config.agents);
+    // (Built to be checked, never run: a program's folder is asked for only when its session opens.)
+    buildAgents(config.agents, undefined, { env: io.env, home: homedir(), folderOf: () => { throw new Error('not run here'); } });
     return config;
   } catch (err) {
     if (err instanceof ConfigError || err instanceof SessionSetupError) throw new Stop(EXIT.config, `Configuration error: ${err.message}`);

@@ -30,6 +30,8 @@ const BUILTINS: Readonly<Record<string, Partial<Record<BuiltinTool, string>>>> =
 export function backendExtras(input: ExtrasInput, who: string, at: Path, report: Report): Extras {
   const backendPath = [...at, 'backend'];
   const extras: Extras = {};
+  // A coding agent's program takes these as its own settings (harness-settings.ts).
+  if (input.family === 'harness') return extras;
   const openaiCompatible = input.family === 'openai-compatible';
   if (input.api && !openaiCompatible) {
     report.warn([...backendPath, 'api'], `${who}: backend.api only applies to OpenAI-compatible backends; type ${input.type} ignores it`);

@@ -56,6 +56,9 @@ export const BACKENDS: Readonly<Record<string, BackendSpec>> = {
   anthropic,
   gemini,
   'vscode-lm': { family: 'vscode-lm', keyEnv: [], requiresKey: false },
+  // Coding agents' programs: a key found here is handed to the program; without one it uses its own login.
+  claude_code: { family: 'harness', keyEnv: ['CLAUDE_CODE_API_KEY', 'ANTHROPIC_API_KEY'], requiresKey: false },
+  codex: { family: 'harness', keyEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'], requiresKey: false },
 };
 
 export const SUPPORTED_BACKEND_TYPES: readonly string[] = Object.keys(BACKENDS);
@@ -66,8 +69,6 @@ export const SUPPORTED_BACKEND_TYPES: readonly string[] = Object.keys(BACKENDS);
  * any of them is refused in one line (see config/refusals.ts).
  */
 export const AGENT_PROGRAM_BACKENDS: Readonly<Record<string, { what: string; instead: string }>> = {
-  claude_code: { what: 'Claude Code (the Claude Agent SDK)', instead: 'type: claude with the same model (the Anthropic API, ANTHROPIC_API_KEY)' },
-  codex: { what: 'the Codex CLI', instead: 'type: openai with the same model (OPENAI_API_KEY)' },
   gemini_cli: { what: 'the Gemini CLI', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
   antigravity_cli: { what: 'the Antigravity CLI', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
   copilot: { what: 'the GitHub Copilot SDK', instead: 'type: vscode-lm inside VS Code (your Copilot chat models), or an API backend such as openai or claude' },
@@ -210,6 +211,9 @@ export function inferBackendType(model: string): string | undefined {
  */
 export const UPSTREAM_DEFAULT_MODELS: Readonly<Record<string, string>> = {
   openai: 'gpt-5.4',
+  codex: 'gpt-5.4',
+  // Upstream's name for "whatever model Claude Code picks": no --model is passed then.
+  claude_code: 'claude-code-default',
   claude: 'claude-opus-4-6',
   anthropic: 'claude-opus-4-6',
   gemini: 'gemini-3-flash-preview',

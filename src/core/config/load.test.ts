@@ -330,7 +330,7 @@ describe('parseConfigText: API keys', () => {
 describe('parseConfigText: errors name file, line and fix', () => {
   it('unknown backend type lists the valid types', () => {
     const err = configError(yaml('agents:', '  - id: x', '    backend:', '      type: mistral', '      model: m'));
-    assert.match(err.message, /^team\.yaml:4: agents\[0\] \(x\): unknown backend type "mistral"\. Supported types: openai, chatcompletion, grok, .*ollama, .*claude, anthropic, gemini, vscode-lm$/);
+    assert.match(err.message, /^team\.yaml:4: agents\[0\] \(x\): unknown backend type "mistral"\. Supported types: openai, chatcompletion, grok, .*ollama, .*claude, anthropic, gemini, vscode-lm, claude_code, codex$/);
   });
 
   it('gemini wants its key, also when inferred from the model', () => {
@@ -398,7 +398,7 @@ describe('parseConfigText: errors name file, line and fix', () => {
     assert.deepEqual(warnings.map((w) => `${w.line}: ${w.message}`), ['3: agents[0] (a): no backend.model given; using gpt-5.4, upstream\'s default for type openai']);
     const err = configError(yaml('agents:', '  - id: a', '    backend:', '      type: lmstudio'));
     assert.equal(err.message, 'team.yaml:3: agents[0] (a) uses type lmstudio, which has no default model: add backend.model');
-    assert.equal(configError(yaml('agents:', '  - id: a', '    backend: {temperature: 1}')).message, 'team.yaml:3: agents[0] (a): backend needs a type (one of: openai, chatcompletion, grok, zai, cerebras, together, fireworks, groq, openrouter, moonshot, nebius, poe, qwen, lmstudio, vllm, sglang, ollama, inference, nvidia_nim, azure_openai, claude, anthropic, gemini, vscode-lm) or a model to infer it from');
+    assert.equal(configError(yaml('agents:', '  - id: a', '    backend: {temperature: 1}')).message, 'team.yaml:3: agents[0] (a): backend needs a type (one of: openai, chatcompletion, grok, zai, cerebras, together, fireworks, groq, openrouter, moonshot, nebius, poe, qwen, lmstudio, vllm, sglang, ollama, inference, nvidia_nim, azure_openai, claude, anthropic, gemini, vscode-lm, claude_code, codex) or a model to infer it from');
   });
 
   it('chatcompletion and poe need a base_url', () => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { inferBackendType, isLocalUrl, keyRequirement, lookupBackend, resolveApiKey, SUPPORTED_BACKEND_TYPES, unknownBackendMessage, UPSTREAM_DEFAULT_MODELS } from './backends';
 import { AZURE_ENDPOINT_ENV, azureSettings } from './azure';
 import { backendExtras } from './backend-extras';
+import { harnessSettings } from './harness-settings';
 import { refuseUnrunnable } from './refusals';
 import { expandUrlRefs } from './url-refs';
 import { answersPerAgent, finalAnswerMode, mapSensitivity, runSensitivity, skipCoordination, turnTimeoutSeconds } from './upstream-keys';
@@ -112,7 +113,8 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
     report.error([...at, 'backend'], `${who} uses type ${type}, which has no default model: add backend.model`);
     return undefined;
   }
-  if (!backend.model) report.warn([...at, 'backend'], `${who}: no backend.model given; using ${model}, upstream's default for type ${type}`);
+  // Claude Code without a model picks its own (upstream's placeholder name says so); anything else is worth a word.
+  if (!backend.model && type.toLowerCase() !== 'claude_code') report.warn([...at, 'backend'], `${who}: no backend.model given; using ${model}, upstream's default for type ${type}`);
   const azure = type.toLowerCase() === 'azure_openai' ? azureSettings(backend, env) : undefined;
   if (spec.requiresBaseUrl && !backend.base_url && !urlDeferred) {
     const example = type.toLowerCase() === 'poe' ? 'https://api.poe.com/v1' : 'http://localhost:11434/v1';
@@ -148,7 +150,9 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
   if (spec.family === 'vscode-lm' && (options.host ?? 'cli') !== 'vscode') {
     report.warn(typePath, `${who} uses type vscode-lm, which only works inside VS Code`);
   }
-  const mcp = normalizeMcpBackend(backend, env, { requireEnv: requireKeys });
+  const harness = harnessSettings(backend, type, who, at, report);
+  // A program's allowed_tools are its own tools' (harness-settings.ts), and it has no MCP servers of ours.
+  const mcp = harness ? { settings: {}, issues: [] } : normalizeMcpBackend(backend, env, { requireEnv: requireKeys });
   for (const issue of mcp.issues) {
     const path = [...at, 'backend', ...issue.path];
     if (issue.severity === 'error') report.error(path, `${who}: ${issue.message}`);
@@ -173,6 +177,7 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
       ...extras,
       ...(azure ? { azureApiVersion: azure.apiVersion } : {}),
       ...mcp.settings,
+      ...(harness ? { harness } : {}),
     },
     systemMessage: agent.system_message ?? undefined,
   };

@@ -49,7 +49,7 @@ function refuseAgentPrograms(raw: Record<string, unknown>, report: Report): bool
     const { what, instead } = AGENT_PROGRAM_BACKENDS[type];
     const who = labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
     return `${who} use${labels.length === 1 ? 's' : ''} type ${type}, ${what}: an agent program with its own tools and login, not a model API, ` +
-      `which MassGen for VS Code does not run; use ${instead}`;
+      `which MassGen for VS Code does not drive (of those it runs claude_code and codex, through their SDKs); use ${instead}`;
   });
   report.error([...byType.values()][0].first, clauses.join('; '));
   return true;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CheckSchema, VerificationSchema } from './checks';
 import { EscalationSchema } from './escalation';
+import { HarnessKeys } from './harness-settings';
 import { McpBackendKeys } from './mcp';
 import { seconds, waitSeconds } from './seconds';
 import { DEFAULT_MODELS } from './backends';
@@ -73,6 +74,8 @@ export const BackendSchema = z.object({
   api: z.enum(['responses', 'chat_completions']).nullish(),
   // MCP: upstream's mcp_servers / allowed_tools / exclude_tools, plus require_approval and planning_mode (ours).
   ...McpBackendKeys,
+  // Coding agents' programs (claude_code, codex): upstream's keys, plus `path` (see harness-settings.ts).
+  ...HarnessKeys,
 });
 export const AgentSchema = z.object({
   id: z.string().min(1).nullish(),
@@ -130,13 +133,12 @@ export const UPSTREAM_ONLY = {
   root: ['ui', 'memory', 'session_id', 'display', 'hooks'],
   agent: ['memory', 'subtask', 'subagent_agents', 'main_agent', 'nlip', 'enable_nlip', 'append_system_prompt'],
   backend: [
-    'disallowed_tools', 'custom_tools', 'upload_files', 'enable_image_generation',
+    'custom_tools', 'upload_files', 'enable_image_generation',
     'enable_audio_generation', 'enable_file_generation', 'enable_video_generation', 'context_paths',
     'enforce_read_before_delete', 'command_line_docker_image',
     'command_line_docker_memory_limit', 'command_line_docker_cpu_limit',
     'command_line_docker_enable_sudo', 'command_line_docker_credentials', 'command_line_docker_packages',
-    'permission_mode', 'max_thinking_tokens', 'system_prompt',
-    'append_system_prompt', 'extra_body', 'agent_config',
+    'extra_body', 'agent_config',
     'auto_discover_custom_tools', 'shared_tools_directory', 'exclude_custom_tools', 'enable_code_based_tools',
     'exclude_file_operation_mcps', 'direct_mcp_servers', 'websocket_mode', 'hooks', 'concurrent_tool_execution',
     'max_concurrent_tools', 'enable_programmatic_flow', 'enable_tool_search', 'tool_search_variant', 'enable_x_search',

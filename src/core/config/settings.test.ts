@@ -119,8 +119,10 @@ describe('config from VS Code settings', () => {
     );
   });
 
-  it('an agent program type is still refused with its advice, not called unknown', () => {
-    assert.throws(() => configFromSettings({ agents: [{ provider: 'claude_code', model: 'm' }] }, {}), /Claude Code/);
+  it('coding agents are team members; an agent program that cannot run is refused with its advice, not called unknown', () => {
+    const { config } = configFromSettings({ agents: [{ provider: 'claude_code', model: 'claude-sonnet-4-5' }, { id: 'cx', backend: { type: 'codex' } }] }, {});
+    assert.deepEqual(config.agents.map((a) => [a.backend.type, a.backend.harness?.program]), [['claude_code', 'claude_code'], ['codex', 'codex']]);
+    assert.throws(() => configFromSettings({ agents: [{ provider: 'copilot', model: 'm' }] }, {}), /GitHub Copilot SDK.*vscode-lm/);
   });
 
   it('never puts a pasted key where a different one is stored already (secret storage or environment)', () => {

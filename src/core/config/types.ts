@@ -4,8 +4,32 @@
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 export type FinalAnswerMode = 'as_is' | 'synthesize';
 
-/** The provider families the engine can talk to. Upstream's named OpenAI-compatible hosts resolve to 'openai-compatible'. */
-export type ProviderFamily = 'openai-compatible' | 'anthropic' | 'gemini' | 'vscode-lm';
+/**
+ * The provider families the engine can talk to. Upstream's named OpenAI-compatible hosts resolve to 'openai-compatible';
+ * 'harness' is a coding agent's program (Claude Code, Codex) run in the agent's own folder.
+ */
+export type ProviderFamily = 'openai-compatible' | 'anthropic' | 'gemini' | 'vscode-lm' | 'harness';
+
+export type HarnessProgram = 'claude_code' | 'codex';
+
+/** A coding agent's program and how it runs (upstream's keys for claude_code and codex, plus `path`). */
+export interface HarnessSettings {
+  program: HarnessProgram;
+  /** The program's executable, when the config names it (else found as harness/binaries.ts says). */
+  path?: string;
+  /** Claude Code: its permission mode (default acceptEdits) and tool lists, turn cap and thinking budget. */
+  permissionMode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  maxTurns?: number;
+  maxThinkingTokens?: number;
+  /** Text that replaces (system_prompt) or extends (append_system_prompt) the program's own system prompt. */
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  /** Codex: model_reasoning_effort (or reasoning.effort). */
+  reasoningEffort?: string;
+  webSearch?: boolean;
+}
 
 /** Which of OpenAI's APIs an OpenAI-compatible backend speaks: the Responses API (upstream's `openai`) or chat completions. */
 export type OpenAIApi = 'responses' | 'chat_completions';
@@ -82,6 +106,8 @@ export interface BackendConfig {
   requireApproval?: string[];
   /** Planning mode (upstream's, per backend here): block side-effecting tools during coordination. */
   planningMode?: PlanningModeConfig;
+  /** Family 'harness': the program and its settings. */
+  harness?: HarnessSettings;
 }
 
 /** An agent's commands: upstream's regex lists (anchored at the start, as upstream's `re.match`) and the network. */

@@ -27,18 +27,57 @@ describe('upstream configs: what cannot run is refused in one line', () => {
     const message = refusal([
       'agents:',
       '  - id: a',
-      '    backend: {type: claude_code, cwd: ws}',
+      '    backend: {type: gemini_cli, cwd: ws}',
       '  - id: b',
-      '    backend: {type: codex, model: gpt-5.4}',
+      '    backend: {type: copilot, model: gpt-5.4}',
       '  - id: c',
-      '    backend: {type: claude_code, bogus_key: 1}',
+      '    backend: {type: gemini_cli, bogus_key: 1}',
       '  - id: d',
-      '    backend: {type: gemini, model: gemini-2.5-flash}',
+      '    backend: {type: claude_code}',
       'orchestrator: {voting_sensitivity: nonsense}',
     ]);
     assert.equal(message.split('\n').length, 1, message);
-    assert.match(message, /^team\.yaml:3: agents\[0\] \(a\), agents\[2\] \(c\) use type claude_code, Claude Code \(the Claude Agent SDK\): an agent program .* not a model API, which MassGen for VS Code does not run; use type: claude with the same model/);
-    assert.match(message, /; agents\[1\] \(b\) uses type codex, the Codex CLI: .*use type: openai with the same model \(OPENAI_API_KEY\)$/);
+    assert.match(message, /^team\.yaml:3: agents\[0\] \(a\), agents\[2\] \(c\) use type gemini_cli, the Gemini CLI: an agent program .* not a model API, which MassGen for VS Code does not drive \(of those it runs claude_code and codex, through their SDKs\); use type: gemini with the same model/);
+    assert.match(message, /; agents\[1\] \(b\) uses type copilot, the GitHub Copilot SDK: .*type: vscode-lm inside VS Code/);
+    assert.ok(!message.includes('agents[3]'), message);
+  });
+
+  it('coding agents (claude_code, codex) take upstream\'s keys; what they do not take is warned about in one line', () => {
+    const { config, warnings } = load([
+      'agents:',
+      '  - id: cc',
+      '    backend:',
+      '      type: claude_code',
+      '      model: claude-sonnet-4-5',
+      '      permission_mode: bypassPermissions',
+      '      allowed_tools: [Read, Edit]',
+      '      disallowed_tools: [WebFetch]',
+      '      max_turns: 12',
+      '      append_system_prompt: Be brief.',
+      '      approval_mode: full-auto',
+      '  - id: cx',
+      '    backend:',
+      '      type: codex',
+      '      approval_mode: full-access',
+      '      reasoning: {effort: high}',
+      '      system_prompt: You review code.',
+      '      mcp_servers: [{name: fs, type: stdio, command: npx}]',
+      '  - id: gpt',
+      '    backend: {type: openai, model: gpt-5, max_turns: 3}',
+    ]);
+    assert.deepEqual(config.agents.map((a) => a.backend.harness), [
+      { program: 'claude_code', allowedTools: ['Read', 'Edit'], disallowedTools: ['WebFetch'], maxTurns: 12, appendSystemPrompt: 'Be brief.' },
+      { program: 'codex', systemPrompt: 'You review code.', reasoningEffort: 'high' },
+      undefined,
+    ]);
+    assert.equal(config.agents[1].backend.model, 'gpt-5.4');
+    assert.deepEqual(warningsOf({ config, warnings }).filter((w) => !/no backend\.model given/.test(w)), [
+      '6: agents[0] (cc): permission_mode bypassPermissions would let Claude Code write outside its own copy; acceptEdits is used (edits in its copy, commands in its sandbox)',
+      '11: agents[0] (cc): backend.approval_mode is not a setting of Claude Code; ignored',
+      '15: agents[1] (cx): approval_mode full-access is not used: in a team run nobody answers approvals, so Codex works as full-auto, in its workspace-write sandbox on its own copy',
+      '18: agents[1] (cx): Codex uses the MCP servers of its own configuration here; backend.mcp_servers is ignored',
+      '20: agents[2] (gpt): backend.max_turns is a setting of coding agents\' programs (claude_code, codex); type openai ignores it',
+    ]);
   });
 
   it('every agent-program type upstream has, and the single agent: form', () => {

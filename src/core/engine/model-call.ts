@@ -49,9 +49,19 @@ export async function callModel(ctx: RunContext, agent: AgentRuntime, request: M
         },
         onDelta: (d) => {
           if (signal.aborted) return;
-          streamed += d.text.length;
-          if (d.type === 'text') ctx.emit({ type: 'text_delta', agentId, text: d.text });
-          else ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
+          switch (d.type) {
+            case 'text':
+              streamed += d.text.length;
+              return ctx.emit({ type: 'text_delta', agentId, text: d.text });
+            case 'reasoning':
+              streamed += d.text.length;
+              return ctx.emit({ type: 'reasoning_delta', agentId, text: d.text });
+            // A coding agent's program at work with its own tools.
+            case 'tool_call':
+              return ctx.emit({ type: 'tool_call', agentId, callId: d.id, name: d.name, arguments: d.arguments });
+            case 'tool_result':
+              return ctx.emit({ type: 'tool_result', agentId, callId: d.id, name: d.name, ok: d.ok, summary: d.summary });
+          }
         },
       }), signal);
       pass?.ended(begun);

@@ -61,6 +61,9 @@ export function createProvider(agent: AgentConfig, extra?: ExtraProviderFactory)
         topP: b.topP,
         builtinTools: b.builtinTools,
       });
+    case 'harness':
+      // A program runs in the agent's folder, which the run session makes: it builds these (core/run/team.ts).
+      throw new Error(`Agent '${agent.id}' uses type ${b.type}, a coding agent's program, which only a run session can start.`);
     case 'vscode-lm':
       throw new Error(`Agent '${agent.id}' uses type vscode-lm (VS Code chat models), which only works inside VS Code. Use an openai, claude, gemini or chatcompletion backend with the CLI.`);
   }

@@ -310,7 +310,7 @@ describe('OpenAICompatibleProvider (real openai SDK against the fake server)', (
     const error = await rejection(provider().complete(request(), { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) }));
     assert.equal(error.kind, 'unparsed_output');
     assert.equal(error.output, '<tool_call>{"name": "vote"');
-    assert.equal(deltas.map((d) => d.text).join(''), 'Let me vote.');
+    assert.equal(deltas.map((d) => ('text' in d ? d.text : '')).join(''), 'Let me vote.');
   });
 
   it('other server failures stay retryable server errors', async () => {

@@ -60,8 +60,15 @@ export interface Usage {
   estimated?: boolean;
 }
 
-/** Streamed as the model produces it; tool calls are not streamed (they arrive whole, in the response). */
-export type StreamDelta = { type: 'text'; text: string } | { type: 'reasoning'; text: string };
+/**
+ * Streamed as the model produces it; its tool calls are not streamed (they arrive whole, in the response). A coding
+ * agent's program also reports the tools it runs itself (its edits, its commands) as they happen.
+ */
+export type StreamDelta =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; id: string; name: string; arguments: string }
+  | { type: 'tool_result'; id: string; name: string; ok: boolean; summary: string };
 
 export interface ModelResponse {
   text: string;
@@ -91,6 +98,8 @@ export interface ModelProvider {
   /** How the backend's prompt cache bills (see usage/cache.ts); absent when it is not known to have one. */
   readonly promptCache?: PromptCachePolicy;
   complete(request: ModelRequest, options: CompleteOptions): Promise<ModelResponse>;
+  /** Stops what the provider keeps running between calls (a coding agent's program); the run calls it at its end. */
+  close?(): Promise<void>;
 }
 
 export type ProviderErrorKind =

@@ -32,6 +32,7 @@ async function openScratch(option: Extract<FilesOption, { kind: 'scratch' }>, ru
   }
   return {
     toolbox: (label) => createFileToolbox(scratch, label),
+    scratchOf: (label) => scratch.folderOf(label),
     answerAccepted: () => undefined,
     async winnerChange(versionLabel) {
       const label = agentOf(versionLabel);

@@ -13,6 +13,7 @@
 // `onWarning`.
 
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import type { MassGenConfig } from '../config/types';
 import type { RunEvent } from '../engine/events';
 import { stagesFor } from '../engine/escalation';
@@ -31,6 +32,7 @@ import { openChecks, type ChecksOption } from './checks';
 import { continuationTask, type PreviousRun } from './continuation';
 import { RunRecorder, type RecordOptions } from './recorder';
 import { buildAgents } from './team';
+import { openHarnessFolders, type HarnessFolders } from './harness-folders';
 import type { FilesOption, WinnerChange, WorkArea } from './work-area';
 
 export interface RunSessionOptions {
@@ -81,7 +83,10 @@ export interface Disposable {
 /** What `prepare` opened, for `start` to run with and close. */
 interface Prepared {
   orchestrator: Orchestrator;
+  /** The agents' providers: coding agents' programs run until the run closes them. */
+  team: EngineAgent[];
   area: WorkArea | undefined;
+  harnessFolders: HarnessFolders | undefined;
   mcp: RunMcpTools | undefined;
   recorder: RunRecorder | undefined;
 }
@@ -240,17 +245,23 @@ export class RunSession {
   private async setup(): Promise<Prepared> {
     const { options } = this;
     const { config } = options;
-    const agents = buildAgents(config.agents, options.extraProviders);
+    let harnessFolders: HarnessFolders | undefined;
+    // A program's folder is made below, before its first turn asks for it.
+    const agents = buildAgents(config.agents, options.extraProviders, { env: process.env, home: homedir(), folderOf: (i) => harnessFolders!.folderOf(i) });
     const labels = agents.map((_, i) => `agent${i + 1}`);
     let recorder: RunRecorder | undefined;
     let area: WorkArea | undefined;
     let mcp: RunMcpTools | undefined;
+    let team: EngineAgent[] = agents;
     try {
       recorder = options.record ? new RunRecorder({ ...options.record, continuedFrom: options.continues }, this.state, (message) => this.warn(message)) : undefined;
       area = options.files ? await openWorkArea(options.files, this.id, labels, this.abort.signal) : undefined;
+      harnessFolders = await openHarnessFolders(config.agents, labels, area, this.id);
       const commands = area && wantsCommands(config.agents, options.commands) ? await openCommandTools(config.agents, options.commands, area) : undefined;
       if (usesMcp(config.agents, options.mcp)) mcp = await openMcpTools({ ...options.mcp, log: options.mcp?.log ?? recorder?.mcpLog });
-      const team: EngineAgent[] = agents.map((agent, i) => {
+      team = agents.map((agent, i) => {
+        // A coding agent's program brings its own tools; its folder is still snapshotted at each answer.
+        if (config.agents[i].backend.family === 'harness') return { ...agent, workspace: area?.workspace?.(labels[i]) };
         const toolboxes = [area?.toolbox(labels[i]), commands?.toolboxFor(i, labels[i]), mcp?.toolboxFor(config.agents[i])].filter((t) => t !== undefined);
         const toolbox = toolboxes.length > 1 ? combineToolboxes(...toolboxes) : toolboxes[0];
         return { ...agent, toolbox, workspace: area?.workspace?.(labels[i]) };
@@ -274,9 +285,9 @@ export class RunSession {
       this.area = area;
       for (const id of this.cancelledAgents) orchestrator.cancelAgent(id);
       if (this.escalateAtStart) this.guard('escalation', () => orchestrator.escalate());
-      return { orchestrator, area, mcp, recorder };
+      return { orchestrator, team, area, harnessFolders, mcp, recorder };
     } catch (err) {
-      await this.close({ area, mcp, recorder });
+      await this.close({ team, area, harnessFolders, mcp, recorder });
       if (err instanceof SessionSetupError) throw err;
       if (this.abort.signal.aborted) throw new SessionSetupError('cancelled', 'cancelled before the agents started');
       throw new SessionSetupError('environment', errorMessage(err));
@@ -372,9 +383,14 @@ export class RunSession {
     for (const listener of this.listeners) this.guard('a listener', () => listener(event, this.state));
   }
 
-  /** Closes what a run opened, in the order nothing depends on: MCP servers, the copies, then the record. Never throws. */
+  /**
+   * Closes what a run opened, in the order nothing depends on: the coding agents' programs (they work in the copies),
+   * MCP servers, the copies and folders, then the record. Never throws.
+   */
   private async close(opened: Partial<Omit<Prepared, 'orchestrator'>>): Promise<void> {
+    await Promise.all((opened.team ?? []).map((agent) => agent.provider.close?.().catch((err) => this.warn(`${agent.id}'s program did not stop cleanly: ${errorMessage(err)}`))));
     await opened.mcp?.close().catch((err) => this.warn(`the MCP servers did not close cleanly: ${errorMessage(err)}`));
+    await opened.harnessFolders?.dispose();
     await opened.area?.dispose();
     await opened.recorder?.close();
   }

@@ -3,6 +3,7 @@
 
 import type { AgentConfig } from '../config/types';
 import type { EngineAgent } from '../engine/ports';
+import { createHarnessProvider, type HarnessWiring } from '../harness/create';
 import { createProvider, type ExtraProviderFactory } from '../providers/factory';
 import { backendPricing, tableContextWindow } from '../usage/cost';
 import { errorMessage } from '../util/errors';
@@ -14,11 +15,15 @@ function windowOf(agent: AgentConfig): { contextWindow?: number } {
   return window ? { contextWindow: window } : {};
 }
 
-export function buildAgents(agents: readonly AgentConfig[], extraProviders?: ExtraProviderFactory): EngineAgent[] {
-  return agents.map((a) => {
+/** What a coding agent's program needs from the run besides its config: its folder (by agent index), env and home. */
+export type TeamWiring = Omit<HarnessWiring, 'cwd'> & { folderOf(index: number): string };
+
+export function buildAgents(agents: readonly AgentConfig[], extraProviders: ExtraProviderFactory | undefined, wiring: TeamWiring): EngineAgent[] {
+  return agents.map((a, i) => {
     let provider;
     try {
-      provider = createProvider(a, extraProviders);
+      const provided = extraProviders?.(a);
+      provider = provided ?? (a.backend.family === 'harness' ? createHarnessProvider(a, { ...wiring, cwd: () => wiring.folderOf(i) }) : createProvider(a));
     } catch (err) {
       throw new SessionSetupError('config', errorMessage(err));
     }

@@ -39,6 +39,8 @@ export interface WorkArea {
   toolbox(label: string): AgentToolbox;
   /** Workspace runs: the agent's copy, where its commands run. */
   rootOf?(label: string): string;
+  /** Runs on a few files: the agent's scratch folder (where a coding agent's program works). */
+  scratchOf?(label: string): string;
   /** Workspace runs: folders a command in a copy may read for git to work there. */
   readonly readOnlyPaths?: readonly string[];
   /** Workspace runs: the agent's copy, snapshotted at each answer. */

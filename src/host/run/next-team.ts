@@ -1,8 +1,9 @@
 // The team the next run would use, for the vote viewer's start page: its agents, where they are set, and what (if
-// anything) would stop a run from starting, checked the way a run checks (the config, the keys, the chat models),
-// so the user learns it before typing an instruction. Never a key: only ids, providers, models and env var names.
+// anything) would stop a run from starting, checked the way a run checks (the config, the keys, the chat models, the
+// coding agents' programs), so the user learns it before typing an instruction. Never a key: only ids, providers, models and env var names.
 
 import * as vscode from 'vscode';
+import { missingProgram } from '../../core/harness/binaries';
 import { errorMessage } from '../../core/util/errors';
 import type { Setup } from '../../protocol/messages';
 import type { KeyStore } from '../keys';
@@ -28,6 +29,8 @@ export async function nextTeam(keys: KeyStore): Promise<Setup> {
       if (err instanceof MissingKeyError) return { ...base, agents, problem: { text: err.message, fix: 'setApiKey', envVar: err.envVar } };
       throw err;
     }
+    const missing = missingProgram(run.config.agents, process.env);
+    if (missing) return { ...base, agents, problem: { text: missing, fix: source.source === 'file' ? 'openConfig' : 'settings' } };
     return { ...base, agents, problem: null };
   } catch (err) {
     return { ...base, agents: [], problem: { text: errorMessage(err), fix: source.source === 'file' ? 'openConfig' : 'settings' } };

@@ -1,0 +1,40 @@
+// A coding agent's program as the provider of its agent: found (binaries.ts), given its environment (its own key and
+// base URL, nothing else of ours) and its folder, and driven through its SDK, which is loaded when a session opens.
+
+import type { AgentConfig } from '../config/types';
+import { HARNESS_PROGRAMS } from '../config/harness-settings';
+import { installAdvice, locateProgram } from './binaries';
+import { claudeDriver } from './claude-driver';
+import { codexDriver } from './codex-driver';
+import { programEnvironment } from './environment';
+import { HarnessProvider } from './harness-provider';
+
+/** Settings that keep a headless Claude Code quiet: no update checks, telemetry or error reports. */
+const CLAUDE_QUIET = { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1' };
+
+export interface HarnessWiring {
+  /** The agent's folder (its copy, scratch folder or a folder of its own), known once the run has made it. */
+  cwd: () => string;
+  env: NodeJS.ProcessEnv;
+  home: string;
+}
+
+/** Throws, in words a user can act on, when the program cannot be found. */
+export function createHarnessProvider(agent: AgentConfig, wiring: HarnessWiring): HarnessProvider {
+  const { backend } = agent;
+  const settings = backend.harness;
+  if (!settings) throw new Error(`agent '${agent.id}' has no program settings`);
+  const name = HARNESS_PROGRAMS[settings.program];
+  const location = locateProgram(settings.program, { configured: settings.path, env: wiring.env, home: wiring.home });
+  if (!location) {
+    const where = settings.path ? `at ${settings.path} (backend.path)` : 'on PATH, in its VS Code extension or its SDK package';
+    throw new Error(`agent '${agent.id}' uses ${name}, which was not found ${where}: ${installAdvice(settings.program)}`);
+  }
+  const model = backend.model === 'claude-code-default' ? undefined : backend.model;
+  if (settings.program === 'claude_code') {
+    const env = programEnvironment('claude_code', wiring.env, { ...CLAUDE_QUIET, ANTHROPIC_API_KEY: backend.apiKey, ANTHROPIC_BASE_URL: backend.baseUrl });
+    return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, settings }));
+  }
+  const env = programEnvironment('codex', wiring.env, {});
+  return new HarnessProvider(codexDriver({ program: location.path, model: backend.model, cwd: wiring.cwd, env, apiKey: backend.apiKey, baseUrl: backend.baseUrl, settings }));
+}

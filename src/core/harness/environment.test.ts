@@ -1,0 +1,12 @@
+import assert from 'node:assert/strict';
+import { programEnvironment } from './environment';
+
+describe('harness environment: what a coding agent program may read', () => {
+  it('passes the basics and the program’s own settings, never other keys', () => {
+    const env = { PATH: '/bin', HOME: '/home/u', OPENAI_API_KEY: 'sk-other', GITHUB_TOKEN: 'ghp-secret', CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x' };
+    const claude = programEnvironment('claude_code', env, { ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: undefined });
+    assert.deepEqual(claude, { PATH: '/bin', HOME: '/home/u', CLAUDE_CONFIG_DIR: '/c', ANTHROPIC_API_KEY: 'sk-ant' });
+    const codex = programEnvironment('codex', env, {});
+    assert.deepEqual(codex, { PATH: '/bin', HOME: '/home/u', CODEX_HOME: '/x' });
+  });
+});

@@ -1,0 +1,187 @@
+// Coding agents as team members, through the CLI as a user runs them: the real Claude Code and Codex programs (the
+// test rig's, tools/peers/agents.sh), each on its own fake model server speaking the real wire format, with a
+// chat-completions agent beside them, in a workspace run on a real git repository with the project's test as a gate
+// check. The programs edit with their own tools and run commands in their own sandboxes, and answer and vote through
+// the `massgen` MCP server.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureAgentPrograms, CLAUDE, CODEX } from '../helpers/agent-programs';
+import { cliSuite, readJsonl, runCli } from '../helpers/cli';
+import { processesWith } from '../helpers/processes';
+import { fingerprint, makeAddProject } from '../helpers/repo';
+import { startFakeAnthropic, type FakeAnthropicServer } from '../fakes/anthropic-server';
+import { startFakeResponses, type FakeResponsesServer } from '../fakes/openai-responses-server';
+import { coordinationScript, startFakeOpenAI } from '../fakes/openai-server';
+import { claudeReply, claudeToolResults, codexReply, codexToolOutputs, type ProgramScript } from './scripts';
+
+// Not under the system's temp folder: Codex will not set up its sandbox helper below it (its CODEX_HOME is $HOME/.codex).
+mkdirSync('/var/tmp/massgen-harness-tests', { recursive: true });
+const work = mkdtempSync('/var/tmp/massgen-harness-tests/cli-');
+
+const RIGHT = 'exports.add = (a, b) => a + b;\n';
+const SECRETS = { GITHUB_TOKEN: 'ghp-not-for-any-agent', ANTHROPIC_API_KEY: 'sk-ant-claude-own', OPENAI_API_KEY: 'sk-codex-own' };
+
+/** Every request of a fake server, as the model saw them: usage summed as the fake reported it. */
+const sum = (n: number, per: number) => n * per;
+
+describe('coding agents through the CLI (real claude and codex programs, fake models)', function () {
+  const suite = cliSuite(work);
+  let claudeServer: FakeAnthropicServer | undefined;
+  let codexServer: FakeResponsesServer | undefined;
+  before(() => ensureAgentPrograms());
+  afterEach(async () => {
+    await claudeServer?.close();
+    await codexServer?.close();
+  });
+
+  it('a mixed team answers and votes; the passing change wins, each program in its own copy, nothing else touched', async () => {
+    const repo = makeAddProject(join(work, 'project'));
+    const outside = join(work, 'outside');
+    mkdirSync(outside);
+    // The project holds a link out of itself, as a repository may: each copy has it too.
+    symlinkSync(outside, join(repo, 'docs'));
+    execFileSync('git', ['-C', repo, 'add', 'docs']);
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-qm', 'a link out']);
+    const before = fingerprint(repo);
+    const claude: ProgramScript = {
+      steps: [
+        () => ({ name: 'Write', input: { file_path: join(outside, 'claude-write.txt'), content: 'escaped\n' } }),
+        (folder) => ({ name: 'Write', input: { file_path: join(folder, 'docs', 'claude-link.txt'), content: 'escaped through the link\n' } }),
+        (folder) => ({ name: 'Read', input: { file_path: join(folder, 'src/add.js') } }),
+        (folder) => ({ name: 'Write', input: { file_path: join(folder, 'src/add.js'), content: RIGHT } }),
+        () => ({ name: 'Bash', input: { command: `node test.js; echo escaped > ${outside}/claude-bash.txt; env`, description: 'run the tests' } }),
+      ],
+      answer: 'add() subtracted; it now adds (Claude Code).',
+      voteFor: 'agent1',
+    };
+    const codex: ProgramScript = {
+      steps: [() => ({ name: 'exec_command', input: { cmd: `printf 'exports.add = (a, b) => a * b;\\n' > src/add.js; node test.js; echo escaped > ${outside}/codex.txt; env` } })],
+      answer: 'add() now multiplies (Codex).',
+      voteFor: 'agent1',
+    };
+    // Claude Code's first request of a session carries a system-role message (a beta of the API version the fake checks
+    // against); the fake's request validation would refuse it and Claude Code send it again folded into a user turn.
+    claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
+    codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
+    suite.server = await startFakeOpenAI(coordinationScript({ m3: { answer: 'add() fixed by the API agent.', first: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'src/add.js', content: 'exports.add = (a, b) => b + a - 0;\n' } }] }] } }, { voteFor: 'agent1' }));
+    const config = join(work, 'team.yaml');
+    writeFileSync(config, [
+      'agents:',
+      `  - id: claude`,
+      `    backend: { type: claude_code, model: claude-fake, base_url: ${claudeServer.baseUrl}, path: ${CLAUDE} }`,
+      `  - id: codex`,
+      `    backend: { type: codex, model: gpt-fake, base_url: ${codexServer.baseUrl}, path: ${CODEX} }`,
+      `  - id: api`,
+      `    backend: { type: chatcompletion, model: m3, base_url: ${suite.server.baseUrl} }`,
+      '',
+    ].join('\n'));
+    const logDir = join(work, 'logs');
+    const r = await runCli(suite.cli, ['run', '--config', config, '--workspace', repo, '--check', 'node test.js', '--verification', 'gate', '--log-dir', logDir, 'Fix add()'], { cwd: work, env: { ...SECRETS, TMPDIR: mkdtempSync(join(work, 'tmp-')) } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${claude.answer}\n`);
+    assert.match(r.stderr, /winner: agent1 \(claude\)/);
+    assert.equal(fingerprint(repo), before, 'the repository is untouched');
+    assert.match(readFileSync(join(logDir, 'final', 'claude', 'changes.patch'), 'utf8'), /^\+exports\.add = \(a, b\) => a \+ b;$/m);
+
+    // Neither program wrote outside its copy, with its file tool or its commands.
+    for (const file of ['claude-write.txt', 'claude-link.txt', 'claude-bash.txt', 'codex.txt']) assert.ok(!existsSync(join(outside, file)), `${file} was not written`);
+    const claudeSaw = claudeToolResults(claudeServer.messageRequests().map((q) => q.body)).join('\n');
+    assert.match(claudeSaw, /not allowed: you work in .* and may use files there only/, 'the write outside was refused');
+    assert.match(claudeSaw, /1 passing/, 'its command ran the tests in its copy');
+    assert.match(claudeSaw, /claude-bash\.txt: Read-only file system/);
+    const codexSaw = codexToolOutputs(codexServer.responseRequests().map((q) => q.body)).join('\n');
+    assert.match(codexSaw, /AssertionError: add\(2, 3\) should be 5, got 6/, 'its command ran the tests on its own change');
+    assert.match(codexSaw, /codex\.txt: Read-only file system/);
+    // No key reaches a program but its own, and none reaches Codex's commands.
+    assert.ok(!claudeSaw.includes(SECRETS.GITHUB_TOKEN) && !claudeSaw.includes(SECRETS.OPENAI_API_KEY));
+    for (const secret of Object.values(SECRETS)) assert.ok(!codexSaw.includes(secret), `codex's commands do not see ${secret}`);
+
+    // The run's record: answers with their changes, the programs' own tools as tool events, usage as the fakes reported.
+    const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+    assert.deepEqual(status.results.verification, { status: 'passed' });
+    assert.equal(status.checks['agent2.1'].results[0].status, 'failed');
+    assert.deepEqual(status.agents.claude.tools, { Write: { calls: 3, failed: 2 }, Read: { calls: 1, failed: 0 }, Bash: { calls: 1, failed: 0 } });
+    assert.deepEqual(Object.keys(status.agents.codex.tools), ['shell']);
+    const claudeRequests = claudeServer.messageRequests().length;
+    assert.equal(status.agents.claude.usage.input_tokens, sum(claudeRequests, 1320));
+    assert.equal(status.agents.claude.usage.cached_input_tokens, sum(claudeRequests, 300));
+    assert.equal(status.agents.claude.usage.output_tokens, sum(claudeRequests, 50));
+    const codexRequests = codexServer.responseRequests().length;
+    assert.equal(status.agents.codex.usage.input_tokens, sum(codexRequests, 2000));
+    assert.equal(status.agents.codex.usage.cached_input_tokens, sum(codexRequests, 500));
+    assert.equal(status.agents.codex.usage.output_tokens, sum(codexRequests, 40));
+    const events = readJsonl(join(logDir, 'events.jsonl'));
+    assert.ok(events.some((e) => e.type === 'tool_call' && e.agentId === 'claude' && e.name === 'Bash'));
+    assert.ok(events.some((e) => e.type === 'answer_added' && e.agentId === 'codex'));
+  });
+
+  it('Ctrl-C stops both programs and every command they started, and removes their folders', async () => {
+    // Each program starts a long command in its own folder (a question run: folders made for the run), then waits.
+    // (Claude Code refuses a bare `sleep`, and Codex leaves a command running on in the background after a while.)
+    const LONG_CLAUDE = 'setTimeout(() => {}, 3017e3)';
+    const claude: ProgramScript = { steps: [() => ({ name: 'Bash', input: { command: `node -e '${LONG_CLAUDE}'`, description: 'wait' } })], answer: 'never', voteFor: 'agent1' };
+    const codex: ProgramScript = { steps: [() => ({ name: 'exec_command', input: { cmd: 'sleep 3018' } })], answer: 'never', voteFor: 'agent1' };
+    claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
+    codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
+    const config = join(work, 'pair.yaml');
+    writeFileSync(config, [
+      'agents:',
+      `  - { id: claude, backend: { type: claude_code, model: claude-fake, base_url: ${claudeServer.baseUrl}, path: ${CLAUDE} } }`,
+      `  - { id: codex, backend: { type: codex, model: gpt-fake, base_url: ${codexServer.baseUrl}, path: ${CODEX} } }`,
+      '',
+    ].join('\n'));
+    const tmp = mkdtempSync(join(work, 'tmp-'));
+    let poll: NodeJS.Timeout | undefined;
+    const r = await runCli(suite.cli, ['run', '--config', config, 'Wait for me'], {
+      cwd: work,
+      env: { ...SECRETS, TMPDIR: tmp },
+      onSpawn: ({ kill }) => {
+        poll = setInterval(() => {
+          if (processesWith(LONG_CLAUDE).length > 0 && processesWith('sleep 3018').length > 0) {
+            clearInterval(poll);
+            kill('SIGINT');
+          }
+        }, 50);
+      },
+    }).finally(() => clearInterval(poll));
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /Interrupted/);
+    for (const needle of [LONG_CLAUDE, 'sleep 3018', CLAUDE, CODEX]) assert.deepEqual(processesWith(needle), [], `nothing of ${needle} runs`);
+    assert.deepEqual(readdirSync(tmp).filter((name) => /^massgen-.*-agent\d-/.test(name)), [], 'the programs\' folders are gone');
+  });
+
+  it('programs that never answer, are not signed in or exit fail as agents, saying why; the team goes on', async () => {
+    // One Claude Code's model only talks; another Claude Code has no login; the "codex" fails at once, saying why.
+    claudeServer = await startFakeAnthropic(() => ({ text: 'I looked around and have nothing to add.', usage: { inputTokens: 10, outputTokens: 5 } }), { validate: false });
+    const broken = join(work, 'broken-codex');
+    writeFileSync(broken, '#!/bin/sh\necho "codex: error loading config.toml: invalid type" >&2\nexit 3\n', { mode: 0o755 });
+    suite.server = await startFakeOpenAI(coordinationScript({ m3: { answer: 'The API agent answers.' } }, { voteFor: 'agent4' }));
+    const config = join(work, 'failing.yaml');
+    const claude = `type: claude_code, model: claude-fake, base_url: ${claudeServer.baseUrl}, path: ${CLAUDE}`;
+    writeFileSync(config, [
+      'agents:',
+      `  - { id: talker, backend: { ${claude}, api_key: sk-ant-talker } }`,
+      `  - { id: nologin, backend: { ${claude} } }`,
+      `  - { id: codex, backend: { type: codex, model: gpt-fake, path: ${broken} } }`,
+      `  - { id: api, backend: { type: chatcompletion, model: m3, base_url: ${suite.server.baseUrl} } }`,
+      '',
+    ].join('\n'));
+    const logDir = join(work, 'failing-logs');
+    const { ANTHROPIC_API_KEY: _, ...env } = SECRETS;
+    const r = await runCli(suite.cli, ['run', '--config', config, '--log-dir', logDir, 'Say something'], { cwd: work, env: { ...env, TMPDIR: mkdtempSync(join(work, 'tmp-')) } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'The API agent answers.\n');
+    assert.match(r.stderr, /agent2 \(nologin\) FAILED: Claude Code: Not logged in.*: sign in with `claude`, or give it a key/);
+    assert.match(r.stderr, /agent3 \(codex\) FAILED: .*error loading config\.toml: invalid type/);
+    const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
+    assert.deepEqual([status.agents.nologin.status, status.agents.codex.status], ['failed', 'failed']);
+    assert.equal(status.agents.nologin.usage.calls, 1, 'a missing login is not retried');
+    assert.match(status.agents.codex.error.message, /Codex .*error loading config\.toml/);
+    assert.notEqual(status.agents.talker.status, 'answered', JSON.stringify(status.agents.talker));
+    assert.ok(claudeServer.messageRequests().length >= 2, 'the talking Claude Code was reminded at least once');
+    for (const needle of [CLAUDE, broken]) assert.deepEqual(processesWith(needle), [], `nothing of ${needle} runs`);
+  });
+});
