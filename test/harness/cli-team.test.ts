@@ -56,6 +56,8 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
       ],
       answer: 'add() subtracted; it now adds (Claude Code).',
       voteFor: 'agent1',
+      // Answers are read under peers/, as every agent reads them, through the massgen server.
+      readBeforeVote: { path: 'peers/agent1/src/add.js' },
     };
     const codex: ProgramScript = {
       steps: [() => ({ name: 'exec_command', input: { cmd: `printf 'exports.add = (a, b) => a * b;\\n' > src/add.js; node test.js; echo escaped > ${outside}/codex.txt; env` } })],
@@ -92,6 +94,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     assert.match(claudeSaw, /not allowed: you work in .* and may use files there only/, 'the write outside was refused');
     assert.match(claudeSaw, /1 passing/, 'its command ran the tests in its copy');
     assert.match(claudeSaw, /claude-bash\.txt: Read-only file system/);
+    assert.match(claudeSaw, /exports\.add = \(a, b\) => a \+ b;/, 'it read its answer under peers/ through the massgen server');
     const codexSaw = codexToolOutputs(codexServer.responseRequests().map((q) => q.body)).join('\n');
     assert.match(codexSaw, /AssertionError: add\(2, 3\) should be 5, got 6/, 'its command ran the tests on its own change');
     assert.match(codexSaw, /codex\.txt: Read-only file system/);
@@ -103,7 +106,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
     assert.deepEqual(status.results.verification, { status: 'passed' });
     assert.equal(status.checks['agent2.1'].results[0].status, 'failed');
-    assert.deepEqual(status.agents.claude.tools, { Write: { calls: 3, failed: 2 }, Read: { calls: 1, failed: 0 }, Bash: { calls: 1, failed: 0 } });
+    assert.deepEqual(status.agents.claude.tools, { Write: { calls: 3, failed: 2 }, Read: { calls: 1, failed: 0 }, Bash: { calls: 1, failed: 0 }, mcp__massgen__read_file: { calls: 1, failed: 0 } });
     assert.deepEqual(Object.keys(status.agents.codex.tools), ['shell']);
     const claudeRequests = claudeServer.messageRequests().length;
     assert.equal(status.agents.claude.usage.input_tokens, sum(claudeRequests, 1320));

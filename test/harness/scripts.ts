@@ -13,6 +13,8 @@ export interface ProgramScript {
   steps: Step[];
   answer: string;
   voteFor: string;
+  /** Claude Code: the `read_file` arguments it reads through the massgen server before it votes. */
+  readBeforeVote?: Record<string, unknown>;
 }
 
 const blocks = (content: string | FakeAnthropicBlock[]): FakeAnthropicBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content);
@@ -28,6 +30,8 @@ function readClaude(body: FakeAnthropicBody) {
   return { folder, answered, calledNewAnswer, results: all.filter(({ b }) => b.type === 'tool_result').map(({ b }) => b) };
 }
 
+const vote = (script: ProgramScript) => ({ name: 'mcp__massgen__vote', input: { agent_id: script.voteFor, reason: 'its change passes the tests' } });
+
 /** The reply of Claude Code's model to one request. */
 export function claudeReply(script: ProgramScript, body: FakeAnthropicBody): FakeAnthropicStreamReply {
   const { folder, answered, calledNewAnswer } = readClaude(body);
@@ -35,6 +39,7 @@ export function claudeReply(script: ProgramScript, body: FakeAnthropicBody): Fak
   if (answered.length > 0) {
     const done = answered[0];
     if (done === 'mcp__massgen__new_answer' || done === 'mcp__massgen__vote') return { text: 'Done.', usage };
+    if (done === 'mcp__massgen__read_file') return { toolCalls: [vote(script)], usage };
     // Which step was answered: the one after it comes next.
     const ownCalls = body.messages.flatMap((m) => blocks(m.content)).filter((b) => b.type === 'tool_use' && !String(b.name).startsWith('mcp__')).length;
     const next = script.steps[ownCalls];
@@ -44,7 +49,7 @@ export function claudeReply(script: ProgramScript, body: FakeAnthropicBody): Fak
     }
     return { toolCalls: [{ name: 'mcp__massgen__new_answer', input: { content: script.answer } }], usage };
   }
-  if (calledNewAnswer) return { toolCalls: [{ name: 'mcp__massgen__vote', input: { agent_id: script.voteFor, reason: 'its change passes the tests' } }], usage };
+  if (calledNewAnswer) return { toolCalls: [script.readBeforeVote ? { name: 'mcp__massgen__read_file', input: script.readBeforeVote } : vote(script)], usage };
   if (!script.steps[0]) return { toolCalls: [{ name: 'mcp__massgen__new_answer', input: { content: script.answer } }], usage };
   const { name, input } = script.steps[0](folder);
   return { toolCalls: [{ name, input }], usage };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { insideFolder, toolPermission, turnError } from './claude-driver';
 
-const context = { folder: '/w/agent1', coordination: ['mcp__massgen__new_answer', 'mcp__massgen__vote'], webSearch: false };
+const context = { folder: '/w/agent1', massgen: ['mcp__massgen__new_answer', 'mcp__massgen__vote'], webSearch: false };
 
 describe('what Claude Code may do when it asks', () => {
   it('a path is inside the folder only when it resolves there (relative paths from the folder, no ../ escape)', () => {

@@ -108,11 +108,11 @@ function usageOf(u: NonNullable<SdkMessage['usage']>): Usage {
 
 /**
  * Whether Claude Code may use `tool` as asked: true, or the reason it may not, in words for the model. Its
- * coordination tools always, no other MCP server's; a tool naming a path only inside the folder (links followed);
+ * massgen server's tools always, no other MCP server's; a tool naming a path only inside the folder (links followed);
  * the web only when the config enables it; commands only in the sandbox; anything else (its todo list, subagents).
  */
-export function toolPermission(tool: string, input: Record<string, unknown>, context: { folder: string; blockedPath?: string; coordination: readonly string[]; webSearch: boolean }): true | string {
-  if (context.coordination.includes(tool)) return true;
+export function toolPermission(tool: string, input: Record<string, unknown>, context: { folder: string; blockedPath?: string; massgen: readonly string[]; webSearch: boolean }): true | string {
+  if (context.massgen.includes(tool)) return true;
   if (tool.startsWith('mcp__')) return 'not allowed: only the coordinator\'s tools (mcp__massgen__…) are served to you here';
   if (WEB_TOOLS.has(tool)) return context.webSearch || 'the web is off for this agent (backend.enable_web_search)';
   // Every command runs in the sandbox (it must be available, and no command may leave it); Claude Code still asks about
@@ -140,7 +140,10 @@ export function claudeDriver(options: ClaudeDriverOptions): HarnessDriver {
       const { query } = await import('@anthropic-ai/claude-agent-sdk/core');
       const folder = options.cwd();
       const server = coordinationServer(coordination, { alwaysLoad: true });
-      const coordinationNames = coordination.tools.map((t) => `mcp__${COORDINATION_SERVER}__${t.name}`);
+      const served = (tools: { name: string }[]) => tools.map((t) => `mcp__${COORDINATION_SERVER}__${t.name}`);
+      const coordinationNames = served(coordination.tools);
+      // Everything the massgen server serves: the coordination tools and the read-only file tools.
+      const massgenNames = [...coordinationNames, ...served(coordination.reading?.tools ?? [])];
       const stderr = new StderrTail();
       let pid: number | undefined;
       const abort = new AbortController();
@@ -167,7 +170,7 @@ export function claudeDriver(options: ClaudeDriverOptions): HarnessDriver {
           permissionMode: settings.permissionMode ?? 'acceptEdits',
           ...(settings.allowedTools ? { allowedTools: settings.allowedTools.filter((t) => !GOVERNED.has(toolOf(t)) && !t.startsWith('mcp__')) } : {}),
           canUseTool: async (tool, input, { blockedPath }) => {
-            const verdict = toolPermission(tool, input, { folder, blockedPath, coordination: coordinationNames, webSearch: settings.webSearch === true });
+            const verdict = toolPermission(tool, input, { folder, blockedPath, massgen: massgenNames, webSearch: settings.webSearch === true });
             return verdict === true ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: verdict };
           },
           sandbox: { enabled: true, failIfUnavailable: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: false, network: { allowedDomains: [], strictAllowlist: true } },

@@ -2,6 +2,7 @@
 // base URL, nothing else of ours) and its folder, and driven through its SDK, which is loaded when a session opens.
 
 import type { AgentConfig } from '../config/types';
+import type { AgentToolbox } from '../engine/ports';
 import { HARNESS_PROGRAMS } from '../config/harness-settings';
 import { installAdvice, locateProgram } from './binaries';
 import { claudeDriver } from './claude-driver';
@@ -15,6 +16,8 @@ const CLAUDE_QUIET = { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TE
 export interface HarnessWiring {
   /** The agent's folder (its copy, scratch folder or a folder of its own), known once the run has made it. */
   cwd: () => string;
+  /** Its read-only file tools over the run's shared folders, if the run has files (see reading-tools.ts). */
+  reading?: () => AgentToolbox | undefined;
   env: NodeJS.ProcessEnv;
   home: string;
 }
@@ -33,8 +36,8 @@ export function createHarnessProvider(agent: AgentConfig, wiring: HarnessWiring)
   const model = backend.model === 'claude-code-default' ? undefined : backend.model;
   if (settings.program === 'claude_code') {
     const env = programEnvironment('claude_code', wiring.env, { ...CLAUDE_QUIET, ANTHROPIC_API_KEY: backend.apiKey, ANTHROPIC_BASE_URL: backend.baseUrl });
-    return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, settings }));
+    return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, settings }), wiring.reading);
   }
   const env = programEnvironment('codex', wiring.env, {});
-  return new HarnessProvider(codexDriver({ program: location.path, model: backend.model, cwd: wiring.cwd, env, apiKey: backend.apiKey, baseUrl: backend.baseUrl, settings }));
+  return new HarnessProvider(codexDriver({ program: location.path, model: backend.model, cwd: wiring.cwd, env, apiKey: backend.apiKey, baseUrl: backend.baseUrl, settings }), wiring.reading);
 }

@@ -24,6 +24,8 @@ export interface CoordinationEndpoint {
   tools: ToolSpec[];
   /** A call of a coordination tool; returns the text the program gets back at once. */
   onCall(name: string, args: unknown): string;
+  /** Read-only tools over the run's files (peers/agentK/, context/), run when called (see reading-tools.ts). */
+  reading?: { tools: ToolSpec[]; call(name: string, args: unknown): Promise<{ ok: boolean; content: string }> };
 }
 
 export interface HarnessSession {

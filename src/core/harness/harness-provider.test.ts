@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AgentToolbox } from '../engine/ports';
 import { ProviderError, type ChatMessage, type ModelRequest, type StreamDelta } from '../providers/types';
 import type { CoordinationEndpoint, HarnessDriver, HarnessSession, HarnessSink } from './driver';
 import { CALL_RECEIVED, HarnessProvider } from './harness-provider';
@@ -14,7 +15,7 @@ function scriptedDriver(turns: Turn[]) {
     model: 'scripted',
     async open({ system, coordination }) {
       log.opened.push(system);
-      const endpoint: CoordinationEndpoint = { tools: coordination.tools, onCall: (name, args) => {
+      const endpoint: CoordinationEndpoint = { tools: coordination.tools, reading: coordination.reading, onCall: (name, args) => {
         const ack = coordination.onCall(name, args);
         log.acks.push(ack);
         return ack;
@@ -174,5 +175,33 @@ describe('harness provider: a coding agent program as a provider', () => {
     assert.equal(log.opened.length, 2);
     await provider.close();
     assert.equal(log.closed, 2);
+  });
+
+  it('serves the agent\'s read-only file tools on the massgen server, run when called, started once and closed with it', async () => {
+    const log: string[] = [];
+    const files: AgentToolbox = {
+      tools: [{ name: 'read_file', description: 'read', parameters: { type: 'object' } }],
+      start: async () => void log.push('start'),
+      execute: async (call) => {
+        log.push(`${call.name} ${call.arguments}`);
+        return { ok: true, content: 'exports.add = (a, b) => a + b;' };
+      },
+      close: async () => void log.push('close'),
+    };
+    const { driver } = scriptedDriver([
+      async (endpoint) => {
+        assert.deepEqual(endpoint.reading?.tools.map((t) => t.name), ['read_file']);
+        const read = await endpoint.reading!.call('read_file', { path: 'peers/agent2/add.js' });
+        return read.content;
+      },
+      async (endpoint) => (await endpoint.reading!.call('read_file', { path: 'peers/agent1/add.js' })).content,
+    ]);
+    const provider = new HarnessProvider(driver, () => files);
+    const task: ChatMessage[] = [{ role: 'user', content: 'task' }];
+    assert.equal((await provider.complete(request(task), { signal: live() })).text, 'exports.add = (a, b) => a + b;');
+    // A new session (the conversation was rebuilt) gets the same tools, not started again.
+    await provider.complete(request([{ role: 'user', content: 'task' }]), { signal: live() });
+    await provider.close();
+    assert.deepEqual(log, ['start', 'read_file {"path":"peers/agent2/add.js"}', 'read_file {"path":"peers/agent1/add.js"}', 'close']);
   });
 });

@@ -8,8 +8,9 @@
 // failed turn undone, a compacted conversation) or a turn was stopped, the next turn starts a new session with the
 // whole conversation.
 
+import type { AgentToolbox } from '../engine/ports';
 import { ProviderError, type ChatMessage, type CompleteOptions, type ModelProvider, type ModelRequest, type ModelResponse, type ToolCall, type Usage } from '../providers/types';
-import type { HarnessDriver, HarnessSession, HarnessSink } from './driver';
+import type { CoordinationEndpoint, HarnessDriver, HarnessSession, HarnessSink } from './driver';
 import { continues, followUp, wholeConversation } from './render';
 
 /** What the program hears back from a coordination call: the engine judges it after the turn. */
@@ -34,7 +35,16 @@ export class HarnessProvider implements ModelProvider {
   /** Set by close(): a session that opens afterwards is closed at once, never run. */
   private closed = false;
 
-  constructor(private readonly driver: HarnessDriver) {
+  /** Stops read-only tool calls still running when the run closes the program. */
+  private readonly lifetime = new AbortController();
+  private readingStarted: Promise<void> | undefined;
+  private reads = 0;
+
+  /** `reading`: the agent's read-only file tools (peers/, context/), known once the run has made its folders. */
+  constructor(
+    private readonly driver: HarnessDriver,
+    private readonly reading: () => AgentToolbox | undefined = () => undefined,
+  ) {
     this.description = driver.description;
     this.model = driver.model;
   }
@@ -54,7 +64,7 @@ export class HarnessProvider implements ModelProvider {
     } else {
       await this.closeSession();
       this.system = request.system;
-      const session = await this.driver.open({ system: request.system, coordination: { tools: request.tools, onCall: (name, args) => this.record(name, args) } }, signal);
+      const session = await this.driver.open({ system: request.system, coordination: { tools: request.tools, onCall: (name, args) => this.record(name, args), reading: await this.readingEndpoint(signal) } }, signal);
       if (this.closed || signal.aborted) {
         await session.close();
         throw new ProviderError('aborted', 'stopped while the agent program started');
@@ -105,7 +115,21 @@ export class HarnessProvider implements ModelProvider {
   /** Stops the program; the run calls it when it ends, however it ends. */
   async close(): Promise<void> {
     this.closed = true;
+    this.lifetime.abort();
     await this.closeSession();
+    if (this.readingStarted) await this.reading()?.close?.().catch(() => undefined);
+  }
+
+  /** The read-only tools for the session's `massgen` server, started once; none when the run gave the agent none. */
+  private async readingEndpoint(signal: AbortSignal): Promise<CoordinationEndpoint['reading']> {
+    const toolbox = this.reading();
+    if (!toolbox) return undefined;
+    // A toolbox that fails to start still serves what it can, as for any agent.
+    await (this.readingStarted ??= toolbox.start?.(signal).catch(() => undefined) ?? Promise.resolve());
+    return {
+      tools: toolbox.tools,
+      call: (name, args) => toolbox.execute({ id: `massgen_read_${++this.reads}`, name, arguments: JSON.stringify(args ?? {}) }, this.lifetime.signal),
+    };
   }
 
   private record(name: string, args: unknown): string {

@@ -18,9 +18,10 @@ import type { MassGenConfig } from '../config/types';
 import type { RunEvent } from '../engine/events';
 import { stagesFor } from '../engine/escalation';
 import { Orchestrator } from '../engine/orchestrator';
-import type { EngineAgent, RunResult } from '../engine/ports';
+import type { AgentToolbox, EngineAgent, RunResult } from '../engine/ports';
 import type { RetryPolicy } from '../engine/retry';
 import { applyEvent, initialRunState, type RunState } from '../engine/run-state';
+import { readingTools } from '../harness/reading-tools';
 import { combineToolboxes } from '../tools/combine';
 import type { ExtraProviderFactory } from '../providers/factory';
 import { errorMessage } from '../util/errors';
@@ -246,8 +247,9 @@ export class RunSession {
     const { options } = this;
     const { config } = options;
     let harnessFolders: HarnessFolders | undefined;
-    // A program's folder is made below, before its first turn asks for it.
-    const agents = buildAgents(config.agents, options.extraProviders, { env: process.env, home: homedir(), folderOf: (i) => harnessFolders!.folderOf(i) });
+    const reading = new Map<number, AgentToolbox>();
+    // A program's folder and reading tools are made below, before its first turn asks for them.
+    const agents = buildAgents(config.agents, options.extraProviders, { env: process.env, home: homedir(), folderOf: (i) => harnessFolders!.folderOf(i), readingOf: (i) => reading.get(i) });
     const labels = agents.map((_, i) => `agent${i + 1}`);
     let recorder: RunRecorder | undefined;
     let area: WorkArea | undefined;
@@ -261,7 +263,11 @@ export class RunSession {
       if (usesMcp(config.agents, options.mcp)) mcp = await openMcpTools({ ...options.mcp, log: options.mcp?.log ?? recorder?.mcpLog });
       team = agents.map((agent, i) => {
         // A coding agent's program brings its own tools; its folder is still snapshotted at each answer.
-        if (config.agents[i].backend.family === 'harness') return { ...agent, workspace: area?.workspace?.(labels[i]) };
+        if (config.agents[i].backend.family === 'harness') {
+          const files = area?.toolbox(labels[i]);
+          if (files) reading.set(i, readingTools(files));
+          return { ...agent, workspace: area?.workspace?.(labels[i]) };
+        }
         const toolboxes = [area?.toolbox(labels[i]), commands?.toolboxFor(i, labels[i]), mcp?.toolboxFor(config.agents[i])].filter((t) => t !== undefined);
         const toolbox = toolboxes.length > 1 ? combineToolboxes(...toolboxes) : toolboxes[0];
         return { ...agent, toolbox, workspace: area?.workspace?.(labels[i]) };

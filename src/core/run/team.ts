@@ -2,7 +2,7 @@
 // reach, such as VS Code's chat models) and its prices. A backend that cannot be built is a setup error in words.
 
 import type { AgentConfig } from '../config/types';
-import type { EngineAgent } from '../engine/ports';
+import type { AgentToolbox, EngineAgent } from '../engine/ports';
 import { createHarnessProvider, type HarnessWiring } from '../harness/create';
 import { createProvider, type ExtraProviderFactory } from '../providers/factory';
 import { backendPricing, tableContextWindow } from '../usage/cost';
@@ -15,15 +15,18 @@ function windowOf(agent: AgentConfig): { contextWindow?: number } {
   return window ? { contextWindow: window } : {};
 }
 
-/** What a coding agent's program needs from the run besides its config: its folder (by agent index), env and home. */
-export type TeamWiring = Omit<HarnessWiring, 'cwd'> & { folderOf(index: number): string };
+/**
+ * What a coding agent's program needs from the run besides its config: its folder and its read-only file tools (by
+ * agent index), env and home.
+ */
+export type TeamWiring = Omit<HarnessWiring, 'cwd' | 'reading'> & { folderOf(index: number): string; readingOf?(index: number): AgentToolbox | undefined };
 
 export function buildAgents(agents: readonly AgentConfig[], extraProviders: ExtraProviderFactory | undefined, wiring: TeamWiring): EngineAgent[] {
   return agents.map((a, i) => {
     let provider;
     try {
       const provided = extraProviders?.(a);
-      provider = provided ?? (a.backend.family === 'harness' ? createHarnessProvider(a, { ...wiring, cwd: () => wiring.folderOf(i) }) : createProvider(a));
+      provider = provided ?? (a.backend.family === 'harness' ? createHarnessProvider(a, { ...wiring, cwd: () => wiring.folderOf(i), reading: () => wiring.readingOf?.(i) }) : createProvider(a));
     } catch (err) {
       throw new SessionSetupError('config', errorMessage(err));
     }
