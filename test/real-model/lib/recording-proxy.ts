@@ -32,10 +32,10 @@ export interface ProxyExchange {
   /**
    * `completed`: the whole reply reached the CLI; `failed`: the server answered with an error (HTTP status 400 or
    * more, or an `error` event in the stream, as llama-server sends when it cannot parse the model's tool call), so
-   * the CLI got no usage from it; `incomplete`: the reply was cut (the CLI hung up on an aborted turn, or the
-   * connection to the server broke).
+   * the CLI got no usage from it; `incomplete`: the CLI hung up before the reply ended (an aborted turn); `broken`:
+   * the connection to the server broke first (llama-server at times closes one mid-reply; the CLI retries the call).
    */
-  outcome: 'completed' | 'failed' | 'incomplete';
+  outcome: 'completed' | 'failed' | 'incomplete' | 'broken';
 }
 
 /** Replaces the events of a reply, or returns undefined to pass it on as it is. */
@@ -102,9 +102,15 @@ export async function startRecordingProxy(upstreamOrigin: string, options: Proxy
         res.end();
         record('completed', replaced);
       });
-      reply.on('error', () => res.destroy());
+      reply.on('error', () => {
+        record('broken');
+        res.destroy();
+      });
     });
-    out.on('error', () => res.destroy());
+    out.on('error', () => {
+      record('broken');
+      res.destroy();
+    });
     // The CLI hung up (an aborted turn): stop the server's work too, and record what had arrived.
     res.on('close', () => {
       if (res.writableEnded) return;
