@@ -80,7 +80,7 @@ describe('massgen validate over upstream MassGen’s example configs', function 
     for (const { file, run } of coding) {
       assert.equal(run.code, 0, `${file}:\n${run.stderr}`);
       assert.match(run.stdout, /^OK: .*\((claude_code|codex) /, file);
-      assert.match(run.stderr, /^note: agent '.+' (uses (Claude Code|Codex), which was not found: install|runs (Claude Code|Codex) at .* signed in with )/m, file);
+      assert.match(run.stderr, /^note: agent '.+' (uses (Claude Code|Codex), which was not found on PATH, in its VS Code extension or its SDK package: install|runs (Claude Code|Codex) at .* signed in with )/m, file);
     }
   });
 

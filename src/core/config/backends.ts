@@ -204,6 +204,9 @@ export function inferBackendType(model: string): string | undefined {
   return undefined;
 }
 
+/** Upstream's name for "whatever model Claude Code picks": no model is passed to Claude Code then. */
+export const CLAUDE_CODE_DEFAULT_MODEL = 'claude-code-default';
+
 /**
  * Upstream's default model per backend type (`massgen/backend/capabilities.py` default_model, v0.1.91), used when a
  * config leaves `model` out. Types whose upstream default is "custom" (chatcompletion, local servers, OpenRouter, Poe)
@@ -212,8 +215,7 @@ export function inferBackendType(model: string): string | undefined {
 export const UPSTREAM_DEFAULT_MODELS: Readonly<Record<string, string>> = {
   openai: 'gpt-5.4',
   codex: 'gpt-5.4',
-  // Upstream's name for "whatever model Claude Code picks": no --model is passed then.
-  claude_code: 'claude-code-default',
+  claude_code: CLAUDE_CODE_DEFAULT_MODEL,
   claude: 'claude-opus-4-6',
   anthropic: 'claude-opus-4-6',
   gemini: 'gemini-3-flash-preview',

@@ -53,6 +53,6 @@ describe('a team\'s missing program, as the start page says it', () => {
     const env = { PATH: '' };
     assert.equal(missingProgram([agent('a', 'codex', process.execPath)], env, HOME), null);
     const text = missingProgram([agent('a', 'codex', process.execPath), agent('b', 'claude_code', '/nowhere/claude')], env, HOME);
-    assert.equal(text, "agent 'b' uses Claude Code, which was not found at /nowhere/claude: install Claude Code (npm install -g @anthropic-ai/claude-code, or the Claude Code extension for VS Code) and sign in with `claude`, or set backend.path.");
+    assert.equal(text, "agent 'b' uses Claude Code, which was not found at /nowhere/claude (backend.path): install Claude Code (npm install -g @anthropic-ai/claude-code, or the Claude Code extension for VS Code) and sign in with `claude`, or set backend.path.");
   });
 });

@@ -92,10 +92,6 @@ const PROGRAMS: Readonly<Record<HarnessProgram, ProgramFacts>> = {
   },
 };
 
-/** How to get the program, for the message that says it is missing. */
-export function installAdvice(program: HarnessProgram): string {
-  return PROGRAMS[program].install;
-}
 
 /** The folders VS Code and its forks keep extensions in, newest installs first within each. */
 function extensionDirs(home: string, env: NodeJS.ProcessEnv): string[] {
@@ -128,20 +124,31 @@ export function locateProgram(program: HarnessProgram, options: { configured?: s
   return packaged ? { path: packaged, source: 'its SDK package' } : null;
 }
 
-/** One line on a coding agent's program: where it was found and which login it will use, or how to install it. */
-export function describeProgram(agent: AgentConfig, env: NodeJS.ProcessEnv, home = homedir()): string {
+/** Where the program of a coding agent is, as its config and the machine say. */
+function locate(agent: AgentConfig, env: NodeJS.ProcessEnv, home: string): ProgramLocation | null {
   const settings = agent.backend.harness!;
-  const name = HARNESS_PROGRAMS[settings.program];
-  const location = locateProgram(settings.program, { configured: settings.path, env, home });
-  if (!location) return `agent '${agent.id}' uses ${name}, which was not found${settings.path ? ` at ${settings.path}` : ''}: ${installAdvice(settings.program)}.`;
-  const login = agent.backend.apiKey
-    ? `the key in ${agent.backend.apiKeyEnv ?? 'backend.api_key'}`
-    : settings.program === 'claude_code' ? 'your Claude login (`claude` to sign in)' : 'your ChatGPT login (`codex login`)';
-  return `agent '${agent.id}' runs ${name} at ${location.path} (found in ${location.source}), signed in with ${login}.`;
+  return locateProgram(settings.program, { configured: settings.path, env, home });
 }
 
-/** What the first coding agent whose program cannot be found would be told (as describeProgram says it), or null. */
+/** What a coding agent whose program cannot be found is told: where it was looked for, and how to install it. */
+export function notFoundMessage(agent: AgentConfig): string {
+  const settings = agent.backend.harness!;
+  const where = settings.path ? `at ${settings.path} (backend.path)` : 'on PATH, in its VS Code extension or its SDK package';
+  return `agent '${agent.id}' uses ${HARNESS_PROGRAMS[settings.program]}, which was not found ${where}: ${PROGRAMS[settings.program].install}.`;
+}
+
+/** One line on a coding agent's program: where it was found and which login it will use, or how to install it. */
+export function describeProgram(agent: AgentConfig, env: NodeJS.ProcessEnv, home = homedir()): string {
+  const location = locate(agent, env, home);
+  if (!location) return notFoundMessage(agent);
+  const login = agent.backend.apiKey
+    ? `the key in ${agent.backend.apiKeyEnv ?? 'backend.api_key'}`
+    : agent.backend.harness!.program === 'claude_code' ? 'your Claude login (`claude` to sign in)' : 'your ChatGPT login (`codex login`)';
+  return `agent '${agent.id}' runs ${HARNESS_PROGRAMS[agent.backend.harness!.program]} at ${location.path} (found in ${location.source}), signed in with ${login}.`;
+}
+
+/** What the first coding agent whose program cannot be found is told, or null. */
 export function missingProgram(agents: readonly AgentConfig[], env: NodeJS.ProcessEnv, home = homedir()): string | null {
-  const agent = agents.find((a) => a.backend.harness && !locateProgram(a.backend.harness.program, { configured: a.backend.harness.path, env, home }));
-  return agent ? describeProgram(agent, env, home) : null;
+  const agent = agents.find((a) => a.backend.harness && !locate(a, env, home));
+  return agent ? notFoundMessage(agent) : null;
 }

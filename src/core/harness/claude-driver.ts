@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { CLAUDE_CODE_DEFAULT_MODEL } from '../config/backends';
 import type { HarnessSettings } from '../config/types';
 import { ProviderError, type ProviderErrorKind, type Usage } from '../providers/types';
 import { COORDINATION_SERVER, coordinationServer } from './coordination-server';
@@ -135,7 +136,7 @@ export function claudeDriver(options: ClaudeDriverOptions): HarnessDriver {
   const { settings } = options;
   return {
     description: `claude_code ${options.model ?? "(Claude Code's default model)"} (${options.program})`,
-    model: options.model ?? 'claude-code-default',
+    model: options.model ?? CLAUDE_CODE_DEFAULT_MODEL,
     async open({ system, coordination }) {
       const { query } = await import('@anthropic-ai/claude-agent-sdk/core');
       const folder = options.cwd();

@@ -146,11 +146,12 @@ export function codexDriver(options: CodexDriverOptions): HarnessDriver {
                 const call = toolCall(item);
                 if (call) sink.tool({ phase: 'call', id: item.id, ...call });
               } else if (event.type === 'item.completed' && item) {
+                const call = toolCall(item);
                 if (item.type === 'agent_message' && item.text) {
                   text = item.text;
                   sink.text(item.text);
                 } else if (item.type === 'reasoning' && item.text) sink.reasoning(item.text);
-                else if (toolCall(item)) sink.tool({ phase: 'result', id: item.id, name: toolCall(item)!.name, ...toolResult(item) });
+                else if (call) sink.tool({ phase: 'result', id: item.id, name: call.name, ...toolResult(item) });
               } else if (event.type === 'turn.completed' && event.usage) {
                 const total = usageOf(event.usage);
                 sink.usage({ inputTokens: total.inputTokens - threadUsage.inputTokens, cachedInputTokens: total.cachedInputTokens - threadUsage.cachedInputTokens, outputTokens: total.outputTokens - threadUsage.outputTokens });

@@ -3,8 +3,8 @@
 
 import type { AgentConfig } from '../config/types';
 import type { AgentToolbox } from '../engine/ports';
-import { HARNESS_PROGRAMS } from '../config/harness-settings';
-import { installAdvice, locateProgram } from './binaries';
+import { CLAUDE_CODE_DEFAULT_MODEL } from '../config/backends';
+import { locateProgram, notFoundMessage } from './binaries';
 import { claudeDriver } from './claude-driver';
 import { codexDriver } from './codex-driver';
 import { programEnvironment } from './environment';
@@ -27,13 +27,9 @@ export function createHarnessProvider(agent: AgentConfig, wiring: HarnessWiring)
   const { backend } = agent;
   const settings = backend.harness;
   if (!settings) throw new Error(`agent '${agent.id}' has no program settings`);
-  const name = HARNESS_PROGRAMS[settings.program];
   const location = locateProgram(settings.program, { configured: settings.path, env: wiring.env, home: wiring.home });
-  if (!location) {
-    const where = settings.path ? `at ${settings.path} (backend.path)` : 'on PATH, in its VS Code extension or its SDK package';
-    throw new Error(`agent '${agent.id}' uses ${name}, which was not found ${where}: ${installAdvice(settings.program)}`);
-  }
-  const model = backend.model === 'claude-code-default' ? undefined : backend.model;
+  if (!location) throw new Error(notFoundMessage(agent));
+  const model = backend.model === CLAUDE_CODE_DEFAULT_MODEL ? undefined : backend.model;
   if (settings.program === 'claude_code') {
     const env = programEnvironment('claude_code', wiring.env, { ...CLAUDE_QUIET, ANTHROPIC_API_KEY: backend.apiKey, ANTHROPIC_BASE_URL: backend.baseUrl });
     return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, settings }), wiring.reading);
