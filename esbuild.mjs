@@ -50,6 +50,26 @@ const geminiApiKeyOnly = {
 };
 
 /**
+ * The Anthropic client builds `client.beta` with every beta resource (agents, sessions, environments and their
+ * local tool runners, vaults, …: ~250 KB minified). MassGen calls `client.messages` only, so `Beta` is bundled as
+ * an empty resource; the beta error classes the client maps API errors to stay. The build fails if the SDK's
+ * `beta.mjs` no longer has the shape this expects.
+ */
+const anthropicWithoutBeta = {
+  name: 'anthropic-without-beta',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@anthropic-ai[\\/]sdk[\\/]resources[\\/]beta[\\/]beta\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const start = source.indexOf('export var Beta = ');
+      const end = source.indexOf('return Beta;\n})();', start);
+      if (start < 0 || end < 0) throw new Error(`anthropic-without-beta: ${args.path} has changed; update the plugin in esbuild.mjs`);
+      const contents = `${source.slice(0, start)}export var Beta = class Beta extends APIResource {};${source.slice(end + 'return Beta;\n})();'.length)}`;
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
  * The coding agents' SDKs are bundles of their own, imported by the others only when a claude_code or codex agent
  * starts, so a run without one never loads them; each keeps only what the drivers import (the Claude Agent SDK's
  * `core` entry, split into modules, lets esbuild drop the rest: 0.4 MB minified with the MCP validator left out as
@@ -122,7 +142,7 @@ export function nodeBundles({ outdir, production }) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [zodEnglishOnly, geminiApiKeyOnly, oneAjv, agentSdksApart],
+    plugins: [zodEnglishOnly, geminiApiKeyOnly, anthropicWithoutBeta, oneAjv, agentSdksApart],
     // import() becomes require(): the CLI compiles its bundle with V8's code cache (vm.Script), which has no
     // dynamic-import callback, and the agents' SDK bundles are CommonJS anyway.
     supported: { 'dynamic-import': false },

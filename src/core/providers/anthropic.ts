@@ -100,6 +100,7 @@ export class AnthropicProvider implements ModelProvider {
     this.description = `anthropic ${this.model} @ ${this.shownUrl}`;
     if (options.promptCaching !== false) this.promptCache = CACHE_POLICIES.anthropic;
     const key = this.apiKey ?? PLACEHOLDER_KEY;
+    // Bundled without `client.beta` (esbuild.mjs, anthropicWithoutBeta): use `client.messages` only.
     this.client = new Anthropic({
       baseURL: this.baseUrl,
       apiKey: key,
