@@ -93,7 +93,7 @@ describe('massgen validate over upstream MassGen’s example configs', function 
       const lines = run.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning: ') && !l.startsWith('note: '));
       assert.equal(lines.length, 1, `${file}:\n${run.stderr}`);
       assert.match(lines[0], /^Configuration error: .*\.yaml:\d+: /, file);
-      if (kind === 'agent-program') assert.match(lines[0], /an agent program .*; use /, file);
+      if (kind === 'agent-program') assert.match(lines[0], /an agent program, not a model API, .* because .*; use /, file);
       else assert.match(lines[0], /not a MassGen run config|MassGen v1 config/, file);
     }
   });

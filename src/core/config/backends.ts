@@ -65,15 +65,24 @@ export const SUPPORTED_BACKEND_TYPES: readonly string[] = Object.keys(BACKENDS);
 
 /**
  * Upstream types that are not model APIs but agent programs (CLI agents, agent SDKs, agent frameworks) with their own
- * tools, sessions and logins: what each is, and the API backend to use for the same models instead. A config using
- * any of them is refused in one line (see config/refusals.ts).
+ * tools, sessions and logins, which MassGen for VS Code does not drive (it drives claude_code and codex): what each
+ * is, why it is not run here, and the API backend to use for the same models instead. A config using any of them is
+ * refused in one line (see config/refusals.ts).
  */
-export const AGENT_PROGRAM_BACKENDS: Readonly<Record<string, { what: string; instead: string }>> = {
-  gemini_cli: { what: 'the Gemini CLI', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
-  antigravity_cli: { what: 'the Antigravity CLI', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
-  copilot: { what: 'the GitHub Copilot SDK', instead: 'type: vscode-lm inside VS Code (your Copilot chat models), or an API backend such as openai or claude' },
-  ag2: { what: 'AG2 agents (an external agent framework)', instead: 'an API backend (openai, claude, gemini…) per agent' },
-  autogen: { what: 'AutoGen agents (an external agent framework)', instead: 'an API backend (openai, claude, gemini…) per agent' },
+export const AGENT_PROGRAM_BACKENDS: Readonly<Record<string, { what: string; why: string; instead: string }>> = {
+  gemini_cli: {
+    what: 'the Gemini CLI',
+    why: 'on Linux and Windows it confines its commands only inside a Docker or Podman container image, so its shell could write outside its copy',
+    instead: 'type: gemini with the same model (GEMINI_API_KEY)',
+  },
+  antigravity_cli: { what: 'the Antigravity CLI', why: 'it has no headless mode or SDK to drive it with', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
+  copilot: {
+    what: 'the GitHub Copilot SDK',
+    why: 'it runs its models only through GitHub\'s Copilot service, with no local model or sandbox setting to point it at',
+    instead: 'type: vscode-lm inside VS Code (your Copilot chat models), or an API backend such as openai or claude',
+  },
+  ag2: { what: 'AG2 agents (an external agent framework)', why: 'it is a Python framework that runs its own agents, not one agent of a team', instead: 'an API backend (openai, claude, gemini…) per agent' },
+  autogen: { what: 'AutoGen agents (an external agent framework)', why: 'it is a Python framework that runs its own agents, not one agent of a team', instead: 'an API backend (openai, claude, gemini…) per agent' },
 };
 
 /** Upstream types we do not implement that are not agent programs, with the reason shown to the user. */

@@ -46,10 +46,10 @@ function refuseAgentPrograms(raw: Record<string, unknown>, report: Report): bool
   }
   if (byType.size === 0) return false;
   const clauses = [...byType].map(([type, { labels }]) => {
-    const { what, instead } = AGENT_PROGRAM_BACKENDS[type];
+    const { what, why, instead } = AGENT_PROGRAM_BACKENDS[type];
     const who = labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
-    return `${who} use${labels.length === 1 ? 's' : ''} type ${type}, ${what}: an agent program with its own tools and login, not a model API, ` +
-      `which MassGen for VS Code does not drive (of those it runs claude_code and codex, through their SDKs); use ${instead}`;
+    return `${who} use${labels.length === 1 ? 's' : ''} type ${type}, ${what}: an agent program, not a model API, which MassGen for VS Code ` +
+      `does not drive (of those it runs claude_code and codex) because ${why}; use ${instead}`;
   });
   report.error([...byType.values()][0].first, clauses.join('; '));
   return true;

@@ -37,8 +37,8 @@ describe('upstream configs: what cannot run is refused in one line', () => {
       'orchestrator: {voting_sensitivity: nonsense}',
     ]);
     assert.equal(message.split('\n').length, 1, message);
-    assert.match(message, /^team\.yaml:3: agents\[0\] \(a\), agents\[2\] \(c\) use type gemini_cli, the Gemini CLI: an agent program .* not a model API, which MassGen for VS Code does not drive \(of those it runs claude_code and codex, through their SDKs\); use type: gemini with the same model/);
-    assert.match(message, /; agents\[1\] \(b\) uses type copilot, the GitHub Copilot SDK: .*type: vscode-lm inside VS Code/);
+    assert.match(message, /^team\.yaml:3: agents\[0\] \(a\), agents\[2\] \(c\) use type gemini_cli, the Gemini CLI: an agent program, not a model API, which MassGen for VS Code does not drive \(of those it runs claude_code and codex\) because .* Docker or Podman container .*; use type: gemini with the same model/);
+    assert.match(message, /; agents\[1\] \(b\) uses type copilot, the GitHub Copilot SDK: .* because it runs its models only through GitHub's Copilot service.*; use type: vscode-lm inside VS Code/);
     assert.ok(!message.includes('agents[3]'), message);
   });
 
