@@ -6,6 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureAgentPrograms, CLAUDE, CODEX } from '../helpers/agent-programs';
@@ -27,14 +29,36 @@ const SECRETS = { GITHUB_TOKEN: 'ghp-not-for-any-agent', ANTHROPIC_API_KEY: 'sk-
 /** Every request of a fake server, as the model saw them: usage summed as the fake reported it. */
 const sum = (n: number, per: number) => n * per;
 
+/**
+ * A server on this machine's own address, recording the paths it was asked for: the network a command reaches or not.
+ * Not on loopback, where a sandbox with a network of its own would reach itself.
+ */
+async function startProbe(): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const address = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  assert.ok(address, 'this machine has a network address');
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    res.end('probe reached\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://${address}:${port}`, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 describe('coding agents through the CLI (real claude and codex programs, fake models)', function () {
   const suite = cliSuite(work);
   let claudeServer: FakeAnthropicServer | undefined;
   let codexServer: FakeResponsesServer | undefined;
+  let probe: Awaited<ReturnType<typeof startProbe>>;
   before(() => ensureAgentPrograms());
+  beforeEach(async () => {
+    probe = await startProbe();
+  });
   afterEach(async () => {
     await claudeServer?.close();
     await codexServer?.close();
+    await probe.close();
   });
 
   it('a mixed team answers and votes; the passing change wins, each program in its own copy, nothing else touched', async () => {
@@ -52,17 +76,18 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
         (folder) => ({ name: 'Write', input: { file_path: join(folder, 'docs', 'claude-link.txt'), content: 'escaped through the link\n' } }),
         (folder) => ({ name: 'Read', input: { file_path: join(folder, 'src/add.js') } }),
         (folder) => ({ name: 'Write', input: { file_path: join(folder, 'src/add.js'), content: RIGHT } }),
-        () => ({ name: 'Bash', input: { command: `node test.js; echo escaped > ${outside}/claude-bash.txt; env`, description: 'run the tests' } }),
+        () => ({ name: 'Bash', input: { command: `node test.js; echo escaped > ${outside}/claude-bash.txt; curl -sS -m 10 ${probe.url}/claude; env`, description: 'run the tests' } }),
       ],
       answer: 'add() subtracted; it now adds (Claude Code).',
       voteFor: 'agent1',
-      // Answers are read under peers/, as every agent reads them, through the massgen server.
-      readBeforeVote: { path: 'peers/agent1/src/add.js' },
+      // Answers are read under peers/, as every agent reads them, through the massgen server: here Codex's.
+      readBeforeVote: { path: 'peers/agent2/src/add.js' },
     };
     const codex: ProgramScript = {
-      steps: [() => ({ name: 'exec_command', input: { cmd: `printf 'exports.add = (a, b) => a * b;\\n' > src/add.js; node test.js; echo escaped > ${outside}/codex.txt; env` } })],
+      steps: [() => ({ name: 'exec_command', input: { cmd: `printf 'exports.add = (a, b) => a * b;\\n' > src/add.js; node test.js; echo escaped > ${outside}/codex.txt; curl -sS -m 10 ${probe.url}/codex; env` } })],
       answer: 'add() now multiplies (Codex).',
       voteFor: 'agent1',
+      readBeforeVote: { path: 'peers/agent1/src/add.js' },
     };
     // Claude Code's first request of a session carries a system-role message (a beta of the API version the fake checks
     // against); the fake's request validation would refuse it and Claude Code send it again folded into a user turn.
@@ -83,22 +108,29 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     const logDir = join(work, 'logs');
     const r = await runCli(suite.cli, ['run', '--config', config, '--workspace', repo, '--check', 'node test.js', '--verification', 'gate', '--log-dir', logDir, 'Fix add()'], { cwd: work, env: { ...SECRETS, TMPDIR: mkdtempSync(join(work, 'tmp-')) } });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, `${claude.answer}\n`);
+    assert.equal(r.stdout, `${claude.answer}\n`, r.stderr);
     assert.match(r.stderr, /winner: agent1 \(claude\)/);
     assert.equal(fingerprint(repo), before, 'the repository is untouched');
     assert.match(readFileSync(join(logDir, 'final', 'claude', 'changes.patch'), 'utf8'), /^\+exports\.add = \(a, b\) => a \+ b;$/m);
 
     // Neither program wrote outside its copy, with its file tool or its commands.
     for (const file of ['claude-write.txt', 'claude-link.txt', 'claude-bash.txt', 'codex.txt']) assert.ok(!existsSync(join(outside, file)), `${file} was not written`);
+    // Nor did their commands reach the network (the user did not allow it).
+    assert.deepEqual(probe.paths, []);
     const claudeSaw = claudeToolResults(claudeServer.messageRequests().map((q) => q.body)).join('\n');
     assert.match(claudeSaw, /not allowed: you work in .* and may use files there only/, 'the write outside was refused');
     assert.match(claudeSaw, /1 passing/, 'its command ran the tests in its copy');
     assert.match(claudeSaw, /claude-bash\.txt: Read-only file system/);
-    assert.match(claudeSaw, /exports\.add = \(a, b\) => a \+ b;/, 'it read its answer under peers/ through the massgen server');
+    assert.match(claudeSaw, /exports\.add = \(a, b\) => a \* b;/, "it read Codex's answer under peers/ through the massgen server");
     const codexSaw = codexToolOutputs(codexServer.responseRequests().map((q) => q.body)).join('\n');
     assert.match(codexSaw, /AssertionError: add\(2, 3\) should be 5, got 6/, 'its command ran the tests on its own change');
     assert.match(codexSaw, /codex\.txt: Read-only file system/);
-    // No key reaches a program but its own, and none reaches Codex's commands.
+    assert.match(codexSaw, /exports\.add = \(a, b\) => a \+ b;/, "it read Claude Code's answer under peers/ through the massgen server");
+    // Each program calls its model with its own key; no other key reaches a program, and none reaches Codex's commands
+    // (Claude Code's commands see its own key, as when the user runs it: see create.ts).
+    assert.ok(claudeServer.messageRequests().every((q) => q.headers['x-api-key'] === SECRETS.ANTHROPIC_API_KEY));
+    assert.ok(codexServer.responseRequests().every((q) => q.headers.authorization === `Bearer ${SECRETS.OPENAI_API_KEY}`));
+    assert.match(claudeSaw, /PWD=/, 'its command printed its environment');
     assert.ok(!claudeSaw.includes(SECRETS.GITHUB_TOKEN) && !claudeSaw.includes(SECRETS.OPENAI_API_KEY));
     for (const secret of Object.values(SECRETS)) assert.ok(!codexSaw.includes(secret), `codex's commands do not see ${secret}`);
 
@@ -107,7 +139,8 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     assert.deepEqual(status.results.verification, { status: 'passed' });
     assert.equal(status.checks['agent2.1'].results[0].status, 'failed');
     assert.deepEqual(status.agents.claude.tools, { Write: { calls: 3, failed: 2 }, Read: { calls: 1, failed: 0 }, Bash: { calls: 1, failed: 0 }, mcp__massgen__read_file: { calls: 1, failed: 0 } });
-    assert.deepEqual(Object.keys(status.agents.codex.tools), ['shell']);
+    assert.deepEqual(Object.keys(status.agents.codex.tools).sort(), ['mcp__massgen__read_file', 'shell']);
+    assert.deepEqual(status.agents.codex.tools.mcp__massgen__read_file, { calls: 1, failed: 0 });
     const claudeRequests = claudeServer.messageRequests().length;
     assert.equal(status.agents.claude.usage.input_tokens, sum(claudeRequests, 1320));
     assert.equal(status.agents.claude.usage.cached_input_tokens, sum(claudeRequests, 300));
@@ -119,6 +152,28 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     const events = readJsonl(join(logDir, 'events.jsonl'));
     assert.ok(events.some((e) => e.type === 'tool_call' && e.agentId === 'claude' && e.name === 'Bash'));
     assert.ok(events.some((e) => e.type === 'answer_added' && e.agentId === 'codex'));
+  });
+
+  it("with the user's network setting on, both programs' commands reach the network, still writing in their copies only", async () => {
+    const repo = makeAddProject(join(work, 'networked'));
+    const before = fingerprint(repo);
+    const claude: ProgramScript = { steps: [() => ({ name: 'Bash', input: { command: `curl -sS -m 20 ${probe.url}/claude > fetched.txt`, description: 'fetch' } })], answer: 'Claude fetched it.', voteFor: 'agent1' };
+    const codex: ProgramScript = { steps: [() => ({ name: 'exec_command', input: { cmd: `curl -sS -m 20 ${probe.url}/codex > fetched.txt` } })], answer: 'Codex fetched it.', voteFor: 'agent1' };
+    claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
+    codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
+    const config = join(work, 'networked.yaml');
+    writeFileSync(config, [
+      'agents:',
+      `  - { id: claude, backend: { type: claude_code, model: claude-fake, base_url: ${claudeServer.baseUrl}, path: ${CLAUDE} } }`,
+      `  - { id: codex, backend: { type: codex, model: gpt-fake, base_url: ${codexServer.baseUrl}, path: ${CODEX} } }`,
+      '',
+    ].join('\n'));
+    const logDir = join(work, 'networked-logs');
+    const r = await runCli(suite.cli, ['run', '--config', config, '--workspace', repo, '--allow-commands', '--allow-network', '--log-dir', logDir, 'Fetch the probe'], { cwd: work, env: { ...SECRETS, TMPDIR: mkdtempSync(join(work, 'tmp-')) } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([...probe.paths].sort(), ['/claude', '/codex']);
+    for (const agent of ['claude', 'codex']) assert.match(readFileSync(join(logDir, 'agents', agent, `agent${agent === 'claude' ? 1 : 2}.1.patch`), 'utf8'), /^\+probe reached$/m);
+    assert.equal(fingerprint(repo), before, 'the repository is untouched');
   });
 
   it('Ctrl-C stops both programs and every command they started, and removes their folders', async () => {

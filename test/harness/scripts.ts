@@ -13,7 +13,7 @@ export interface ProgramScript {
   steps: Step[];
   answer: string;
   voteFor: string;
-  /** Claude Code: the `read_file` arguments it reads through the massgen server before it votes. */
+  /** The `read_file` arguments it reads through the massgen server before it votes. */
   readBeforeVote?: Record<string, unknown>;
 }
 
@@ -70,6 +70,8 @@ interface InputItem {
   [key: string]: unknown;
 }
 
+const codexVote = (script: ProgramScript) => ({ name: 'vote', namespace: 'mcp__massgen', arguments: { agent_id: script.voteFor, reason: 'its change passes the tests' } });
+
 /** The reply of Codex's model to one request. */
 export function codexReply(script: ProgramScript, body: FakeResponsesBody): FakeResponsesStreamReply {
   const items = (Array.isArray(body.input) ? body.input : []) as InputItem[];
@@ -79,6 +81,7 @@ export function codexReply(script: ProgramScript, body: FakeResponsesBody): Fake
   if (last?.type === 'function_call_output') {
     const done = names.get(last.call_id!);
     if (done === 'new_answer' || done === 'vote') return { text: 'Done.', usage };
+    if (done === 'read_file') return { toolCalls: [codexVote(script)], usage };
     const ownCalls = items.filter((i) => i.type === 'function_call' && i.namespace === undefined).length;
     const next = script.steps[ownCalls];
     if (next) {
@@ -87,7 +90,7 @@ export function codexReply(script: ProgramScript, body: FakeResponsesBody): Fake
     }
     return { toolCalls: [{ name: 'new_answer', namespace: 'mcp__massgen', arguments: { content: script.answer } }], usage };
   }
-  if ([...names.values()].includes('new_answer')) return { toolCalls: [{ name: 'vote', namespace: 'mcp__massgen', arguments: { agent_id: script.voteFor, reason: 'its change passes the tests' } }], usage };
+  if ([...names.values()].includes('new_answer')) return { toolCalls: [script.readBeforeVote ? { name: 'read_file', namespace: 'mcp__massgen', arguments: script.readBeforeVote } : codexVote(script)], usage };
   if (!script.steps[0]) return { toolCalls: [{ name: 'new_answer', namespace: 'mcp__massgen', arguments: { content: script.answer } }], usage };
   const { name, input } = script.steps[0]('');
   return { toolCalls: [{ name, arguments: input }], usage };

@@ -4,7 +4,8 @@
 //
 // It may write in its folder only: edits there are accepted (permission mode acceptEdits), an edit anywhere else
 // comes to `canUseTool`, which refuses it; commands run in Claude Code's own sandbox (bubblewrap and socat on Linux,
-// Seatbelt on macOS), writable in the folder alone and without network, and it refuses to start without one. The
+// Seatbelt on macOS), writable in the folder alone and without network unless the user's setting for commands allows
+// it (then any host, through the sandbox's proxy), and it refuses to start without one. The
 // write tools and Bash are therefore never in the allowed-tools list (nor patterns of them), which would let them past
 // both, and no settings file is read, whose rules would too: what Claude Code asks about comes to `canUseTool`
 // (toolPermission below), which allows a path inside the folder only, links followed.
@@ -56,6 +57,8 @@ export interface ClaudeDriverOptions {
   model?: string;
   cwd: () => string;
   env: Record<string, string>;
+  /** Its commands may reach any host (through its sandbox's proxy); else none. */
+  network: boolean;
   settings: HarnessSettings;
 }
 
@@ -118,7 +121,7 @@ export function toolPermission(tool: string, input: Record<string, unknown>, con
   if (WEB_TOOLS.has(tool)) return context.webSearch || 'the web is off for this agent (backend.enable_web_search)';
   // Every command runs in the sandbox (it must be available, and no command may leave it); Claude Code still asks about
   // some commands by its own reading of their text, and those run, sandboxed, unless they ask to leave the sandbox.
-  if (tool === 'Bash' && input.dangerouslyDisableSandbox === true) return 'commands run in the sandbox only, writable in your folder alone and without network';
+  if (tool === 'Bash' && input.dangerouslyDisableSandbox === true) return 'commands run in the sandbox only, writable in your folder alone';
   const path = tool === 'Bash' ? undefined : [input.file_path, input.notebook_path, input.path].find((p) => typeof p === 'string') as string | undefined;
   if (context.blockedPath !== undefined || (path !== undefined && !insideFolder(path, context.folder))) {
     return `not allowed: you work in ${context.folder} and may use files there only${context.blockedPath ? ` (${context.blockedPath} is outside it)` : ''}`;
@@ -174,7 +177,7 @@ export function claudeDriver(options: ClaudeDriverOptions): HarnessDriver {
             const verdict = toolPermission(tool, input, { folder, blockedPath, massgen: massgenNames, webSearch: settings.webSearch === true });
             return verdict === true ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: verdict };
           },
-          sandbox: { enabled: true, failIfUnavailable: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: false, network: { allowedDomains: [], strictAllowlist: true } },
+          sandbox: { enabled: true, failIfUnavailable: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: false, network: { allowedDomains: options.network ? ['*'] : [], strictAllowlist: true } },
           ...(settings.disallowedTools ? { disallowedTools: settings.disallowedTools } : {}),
           ...(settings.maxTurns ? { maxTurns: settings.maxTurns } : {}),
           ...(settings.maxThinkingTokens ? { maxThinkingTokens: settings.maxThinkingTokens } : {}),

@@ -1,5 +1,6 @@
 // Codex as an agent of the run, through the Codex SDK (which runs `codex exec` per turn on one thread): its folder is
-// the working directory under its workspace-write sandbox (writes there only, no network), approvals never asked
+// the working directory under its workspace-write sandbox (writes there only; network only as the user's setting for
+// commands allows), approvals never asked
 // (no one is there to answer), and the coordination tools on the `massgen` MCP server served over loopback HTTP
 // (http-endpoint.ts), its calls approved and waited for as long as a turn may take. A base URL, when the config
 // gives one, is a model provider of its own speaking the Responses API. The user's CODEX_HOME (their login) is kept.
@@ -24,6 +25,8 @@ export interface CodexDriverOptions {
   model: string;
   cwd: () => string;
   env: Record<string, string>;
+  /** Its commands may use the network; else its sandbox has none. */
+  network: boolean;
   apiKey?: string;
   baseUrl?: string;
   settings: HarnessSettings;
@@ -54,15 +57,19 @@ interface CodexEvent {
   message?: string;
 }
 
-/** A call of one of its own tools as the viewer shows it: a command, a patch, another MCP server's tool, a search. */
-function toolCall(item: Item): { name: string; arguments: string } | null {
+/**
+ * A call of one of its tools as the viewer shows it: a command, a patch, an MCP tool (the massgen server's reading
+ * tools included, named as Claude Code names them), a search. `new_answer` and `vote` (in `coordination`) are not:
+ * they become the turn's own tool calls.
+ */
+function toolCall(item: Item, coordination: ReadonlySet<string>): { name: string; arguments: string } | null {
   switch (item.type) {
     case 'command_execution':
       return { name: 'shell', arguments: JSON.stringify({ command: item.command }) };
     case 'file_change':
       return { name: 'apply_patch', arguments: JSON.stringify({ changes: item.changes }) };
     case 'mcp_tool_call':
-      return item.server === COORDINATION_SERVER ? null : { name: `mcp__${item.server}__${item.tool}`, arguments: JSON.stringify(item.arguments ?? {}) };
+      return item.server === COORDINATION_SERVER && coordination.has(item.tool ?? '') ? null : { name: `mcp__${item.server}__${item.tool}`, arguments: JSON.stringify(item.arguments ?? {}) };
     case 'web_search':
       return { name: 'web_search', arguments: JSON.stringify({ query: item.query }) };
     default:
@@ -102,13 +109,14 @@ export function codexDriver(options: CodexDriverOptions): HarnessDriver {
       if (options.apiKey) env[options.baseUrl ? KEY_ENV : 'CODEX_API_KEY'] = options.apiKey;
       const codex = new Codex({ codexPathOverride: options.program, env, config: config as never });
       const folder = options.cwd();
+      const coordinationNames = new Set(coordination.tools.map((t) => t.name));
       const thread = codex.startThread({
         workingDirectory: folder,
         skipGitRepoCheck: true,
         model: options.model,
         sandboxMode: 'workspace-write',
         approvalPolicy: 'never',
-        networkAccessEnabled: false,
+        networkAccessEnabled: options.network,
         ...(settings.webSearch ? { webSearchMode: 'live' as const } : {}),
         ...(settings.reasoningEffort ? { modelReasoningEffort: settings.reasoningEffort as never } : {}),
       });
@@ -143,10 +151,10 @@ export function codexDriver(options: CodexDriverOptions): HarnessDriver {
               const event = raw as CodexEvent;
               const item = event.item;
               if (event.type === 'item.started' && item) {
-                const call = toolCall(item);
+                const call = toolCall(item, coordinationNames);
                 if (call) sink.tool({ phase: 'call', id: item.id, ...call });
               } else if (event.type === 'item.completed' && item) {
-                const call = toolCall(item);
+                const call = toolCall(item, coordinationNames);
                 if (item.type === 'agent_message' && item.text) {
                   text = item.text;
                   sink.text(item.text);

@@ -18,6 +18,8 @@ export interface HarnessWiring {
   cwd: () => string;
   /** Its read-only file tools over the run's shared folders, if the run has files (see reading-tools.ts). */
   reading?: () => AgentToolbox | undefined;
+  /** Its commands may use the network (the user's setting for commands, or its config); else they have none. */
+  network: boolean;
   env: NodeJS.ProcessEnv;
   home: string;
 }
@@ -31,9 +33,12 @@ export function createHarnessProvider(agent: AgentConfig, wiring: HarnessWiring)
   if (!location) throw new Error(notFoundMessage(agent));
   const model = backend.model === CLAUDE_CODE_DEFAULT_MODEL ? undefined : backend.model;
   if (settings.program === 'claude_code') {
+    // Its commands can read this key, as when the user runs it. CLAUDE_CODE_SUBPROCESS_ENV_SCRUB would hide it, but it
+    // also makes package.json and lockfiles read-only to Claude Code's commands and leaves an empty placeholder of each
+    // missing one in the copy (an empty package.json broke the project's check), so it is not set.
     const env = programEnvironment('claude_code', wiring.env, { ...CLAUDE_QUIET, ANTHROPIC_API_KEY: backend.apiKey, ANTHROPIC_BASE_URL: backend.baseUrl });
-    return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, settings }), wiring.reading);
+    return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, network: wiring.network, settings }), wiring.reading);
   }
   const env = programEnvironment('codex', wiring.env, {});
-  return new HarnessProvider(codexDriver({ program: location.path, model: backend.model, cwd: wiring.cwd, env, apiKey: backend.apiKey, baseUrl: backend.baseUrl, settings }), wiring.reading);
+  return new HarnessProvider(codexDriver({ program: location.path, model: backend.model, cwd: wiring.cwd, env, network: wiring.network, apiKey: backend.apiKey, baseUrl: backend.baseUrl, settings }), wiring.reading);
 }

@@ -26,7 +26,7 @@ import { combineToolboxes } from '../tools/combine';
 import type { ExtraProviderFactory } from '../providers/factory';
 import { errorMessage } from '../util/errors';
 import { SessionSetupError } from './errors';
-import { openCommandTools, wantsCommands, type CommandsOption } from './command-tools';
+import { commandNetwork, openCommandTools, wantsCommands, type CommandsOption } from './command-tools';
 import { openMcpTools, usesMcp, type McpWiring, type RunMcpTools } from './mcp-tools';
 import { openWorkArea } from './open-work-area';
 import { openChecks, type ChecksOption } from './checks';
@@ -249,7 +249,13 @@ export class RunSession {
     let harnessFolders: HarnessFolders | undefined;
     const reading = new Map<number, AgentToolbox>();
     // A program's folder and reading tools are made below, before its first turn asks for them.
-    const agents = buildAgents(config.agents, options.extraProviders, { env: process.env, home: homedir(), folderOf: (i) => harnessFolders!.folderOf(i), readingOf: (i) => reading.get(i) });
+    const agents = buildAgents(config.agents, options.extraProviders, {
+      env: process.env,
+      home: homedir(),
+      folderOf: (i) => harnessFolders!.folderOf(i),
+      readingOf: (i) => reading.get(i),
+      networkOf: (i) => commandNetwork(config.agents[i], options.commands),
+    });
     const labels = agents.map((_, i) => `agent${i + 1}`);
     let recorder: RunRecorder | undefined;
     let area: WorkArea | undefined;
