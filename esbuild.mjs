@@ -51,7 +51,7 @@ const geminiApiKeyOnly = {
 
 /**
  * The Anthropic client builds `client.beta` with every beta resource (agents, sessions, environments and their
- * local tool runners, vaults, …: ~250 KB minified). MassGen calls `client.messages` only, so `Beta` is bundled as
+ * local tool runners, vaults, …: ~260 KB minified). MassGen calls `client.messages` only, so `Beta` is bundled as
  * an empty resource; the beta error classes the client maps API errors to stay. The build fails if the SDK's
  * `beta.mjs` no longer has the shape this expects.
  */

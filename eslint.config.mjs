@@ -76,6 +76,12 @@ export default tseslint.config(
   { files: ['src/host/**/*.ts'], ignores: [...PLAIN_NODE_HOST, 'src/host/**/*.test.ts'], plugins: { l10n }, rules: { 'l10n/no-bare-ui-string': 'error' } },
   // The rest of the host: no engine insides, no orchestrator (runs start in RunManager through the run session).
   { files: ['src/host/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [ORCHESTRATOR, ENGINE_INSIDES] }] } },
+  // The bundles carry the Anthropic client without its beta resources (esbuild.mjs, anthropicWithoutBeta).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name='beta']:matches([object.name='client'], [object.property.name='client'])", message: "The bundled Anthropic client has no beta resources (esbuild.mjs, anthropicWithoutBeta): use client.messages." }] },
+  },
   // The activation shell: VS Code counts loading it as activation time, so it may load only `vscode` and ./ids;
   // the rest arrives with dist/runtime.js on first use (types are erased, so type imports are fine).
   {

@@ -46,7 +46,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   massgen run [--config FILE] [--status-file FILE] [--log-dir DIR] [--automation] [--timeout SECONDS] [--estimate]
-              [--approve-tools] [--workspace DIR [--apply]] [--allow-commands [--allow-network]]
+              [--approve-tools] [--workspace DIR [--apply]] [--allow-commands] [--allow-network]
               [--check "COMMAND"]... [--verification off|inform|gate] [--notes-from-stdin] [--continue LOG_DIR]
               "QUESTION"
   massgen validate FILE
@@ -65,7 +65,8 @@ ${EVAL_USAGE}
 --allow-commands lets every agent run commands in its own copy (execute_command; upstream's per-agent
   enable_mcp_command_line works too), under bubblewrap on Linux: the system read-only, the copy the only writable
   place, no network (--allow-network gives it), no API key in the environment, killed at a timeout (120 s). Where
-  no sandbox is available, commands run only with --approve-tools.
+  no sandbox is available, commands run only with --approve-tools. Claude Code and Codex agents always run their own
+  commands, in their own sandboxes; --allow-network gives those the network too.
 --check "npm test" (repeatable; with --workspace) has MassGen run that command on every answer's change, in a
   fresh checkout in the sandbox, and show the results to the voters (--verification inform, the default) or also
   keep an answer failing it from winning while another passes (--verification gate). Replaces the config's

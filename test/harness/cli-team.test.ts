@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { ensureAgentPrograms, CLAUDE, CODEX } from '../helpers/agent-programs';
 import { cliSuite, readJsonl, runCli } from '../helpers/cli';
 import { processesWith } from '../helpers/processes';
@@ -50,16 +50,28 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
   const suite = cliSuite(work);
   let claudeServer: FakeAnthropicServer | undefined;
   let codexServer: FakeResponsesServer | undefined;
-  let probe: Awaited<ReturnType<typeof startProbe>>;
+  let probe: Awaited<ReturnType<typeof startProbe>> | undefined;
   before(() => ensureAgentPrograms());
-  beforeEach(async () => {
-    probe = await startProbe();
-  });
   afterEach(async () => {
     await claudeServer?.close();
     await codexServer?.close();
-    await probe.close();
+    await probe?.close();
+    probe = undefined;
   });
+
+  /** A team of one Claude Code and one Codex, each on its fake model playing its script: the config's path. */
+  async function startPair(claude: ProgramScript, codex: ProgramScript, name: string): Promise<string> {
+    claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
+    codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
+    const config = join(work, name);
+    writeFileSync(config, [
+      'agents:',
+      `  - { id: claude, backend: { type: claude_code, model: claude-fake, base_url: ${claudeServer.baseUrl}, path: ${CLAUDE} } }`,
+      `  - { id: codex, backend: { type: codex, model: gpt-fake, base_url: ${codexServer.baseUrl}, path: ${CODEX} } }`,
+      '',
+    ].join('\n'));
+    return config;
+  }
 
   it('a mixed team answers and votes; the passing change wins, each program in its own copy, nothing else touched', async () => {
     const repo = makeAddProject(join(work, 'project'));
@@ -70,13 +82,14 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     execFileSync('git', ['-C', repo, 'add', 'docs']);
     execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-qm', 'a link out']);
     const before = fingerprint(repo);
+    const net = (probe = await startProbe());
     const claude: ProgramScript = {
       steps: [
         () => ({ name: 'Write', input: { file_path: join(outside, 'claude-write.txt'), content: 'escaped\n' } }),
         (folder) => ({ name: 'Write', input: { file_path: join(folder, 'docs', 'claude-link.txt'), content: 'escaped through the link\n' } }),
         (folder) => ({ name: 'Read', input: { file_path: join(folder, 'src/add.js') } }),
         (folder) => ({ name: 'Write', input: { file_path: join(folder, 'src/add.js'), content: RIGHT } }),
-        () => ({ name: 'Bash', input: { command: `node test.js; echo escaped > ${outside}/claude-bash.txt; curl -sS -m 10 ${probe.url}/claude; env`, description: 'run the tests' } }),
+        () => ({ name: 'Bash', input: { command: `node test.js; echo escaped > ${outside}/claude-bash.txt; curl -sS -m 10 ${net.url}/claude; env`, description: 'run the tests' } }),
       ],
       answer: 'add() subtracted; it now adds (Claude Code).',
       voteFor: 'agent1',
@@ -84,7 +97,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
       readBeforeVote: { path: 'peers/agent2/src/add.js' },
     };
     const codex: ProgramScript = {
-      steps: [() => ({ name: 'exec_command', input: { cmd: `printf 'exports.add = (a, b) => a * b;\\n' > src/add.js; node test.js; echo escaped > ${outside}/codex.txt; curl -sS -m 10 ${probe.url}/codex; env` } })],
+      steps: [() => ({ name: 'exec_command', input: { cmd: `printf 'exports.add = (a, b) => a * b;\\n' > src/add.js; node test.js; echo escaped > ${outside}/codex.txt; curl -sS -m 10 ${net.url}/codex; env` } })],
       answer: 'add() now multiplies (Codex).',
       voteFor: 'agent1',
       readBeforeVote: { path: 'peers/agent1/src/add.js' },
@@ -116,7 +129,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     // Neither program wrote outside its copy, with its file tool or its commands.
     for (const file of ['claude-write.txt', 'claude-link.txt', 'claude-bash.txt', 'codex.txt']) assert.ok(!existsSync(join(outside, file)), `${file} was not written`);
     // Nor did their commands reach the network (the user did not allow it).
-    assert.deepEqual(probe.paths, []);
+    assert.deepEqual(net.paths, []);
     const claudeSaw = claudeToolResults(claudeServer.messageRequests().map((q) => q.body)).join('\n');
     assert.match(claudeSaw, /not allowed: you work in .* and may use files there only/, 'the write outside was refused');
     assert.match(claudeSaw, /1 passing/, 'its command ran the tests in its copy');
@@ -126,13 +139,14 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     assert.match(codexSaw, /AssertionError: add\(2, 3\) should be 5, got 6/, 'its command ran the tests on its own change');
     assert.match(codexSaw, /codex\.txt: Read-only file system/);
     assert.match(codexSaw, /exports\.add = \(a, b\) => a \+ b;/, "it read Claude Code's answer under peers/ through the massgen server");
-    // Each program calls its model with its own key; no other key reaches a program, and none reaches Codex's commands
-    // (Claude Code's commands see its own key, as when the user runs it: see create.ts).
+    // Each program calls its model with its own key; no other key reaches a program, and no key its commands.
     assert.ok(claudeServer.messageRequests().every((q) => q.headers['x-api-key'] === SECRETS.ANTHROPIC_API_KEY));
     assert.ok(codexServer.responseRequests().every((q) => q.headers.authorization === `Bearer ${SECRETS.OPENAI_API_KEY}`));
     assert.match(claudeSaw, /PWD=/, 'its command printed its environment');
-    assert.ok(!claudeSaw.includes(SECRETS.GITHUB_TOKEN) && !claudeSaw.includes(SECRETS.OPENAI_API_KEY));
-    for (const secret of Object.values(SECRETS)) assert.ok(!codexSaw.includes(secret), `codex's commands do not see ${secret}`);
+    for (const secret of Object.values(SECRETS)) {
+      assert.ok(!claudeSaw.includes(secret), `claude's commands do not see ${secret}`);
+      assert.ok(!codexSaw.includes(secret), `codex's commands do not see ${secret}`);
+    }
 
     // The run's record: answers with their changes, the programs' own tools as tool events, usage as the fakes reported.
     const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
@@ -157,23 +171,67 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
   it("with the user's network setting on, both programs' commands reach the network, still writing in their copies only", async () => {
     const repo = makeAddProject(join(work, 'networked'));
     const before = fingerprint(repo);
-    const claude: ProgramScript = { steps: [() => ({ name: 'Bash', input: { command: `curl -sS -m 20 ${probe.url}/claude > fetched.txt`, description: 'fetch' } })], answer: 'Claude fetched it.', voteFor: 'agent1' };
-    const codex: ProgramScript = { steps: [() => ({ name: 'exec_command', input: { cmd: `curl -sS -m 20 ${probe.url}/codex > fetched.txt` } })], answer: 'Codex fetched it.', voteFor: 'agent1' };
-    claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
-    codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
-    const config = join(work, 'networked.yaml');
-    writeFileSync(config, [
-      'agents:',
-      `  - { id: claude, backend: { type: claude_code, model: claude-fake, base_url: ${claudeServer.baseUrl}, path: ${CLAUDE} } }`,
-      `  - { id: codex, backend: { type: codex, model: gpt-fake, base_url: ${codexServer.baseUrl}, path: ${CODEX} } }`,
-      '',
-    ].join('\n'));
+    const net = (probe = await startProbe());
+    // A home with an SSH key: with the network on, Claude Code's commands still cannot read it.
+    const home = mkdtempSync(join(work, 'home-'));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_probe'), 'ssh-key-not-for-commands\n');
+    const claude: ProgramScript = { steps: [() => ({ name: 'Bash', input: { command: `curl -sS -m 20 ${net.url}/claude > fetched.txt; cat ~/.ssh/id_probe`, description: 'fetch' } })], answer: 'Claude fetched it.', voteFor: 'agent1' };
+    const codex: ProgramScript = { steps: [() => ({ name: 'exec_command', input: { cmd: `curl -sS -m 20 ${net.url}/codex > fetched.txt` } })], answer: 'Codex fetched it.', voteFor: 'agent1' };
+    const config = await startPair(claude, codex, 'networked.yaml');
     const logDir = join(work, 'networked-logs');
-    const r = await runCli(suite.cli, ['run', '--config', config, '--workspace', repo, '--allow-commands', '--allow-network', '--log-dir', logDir, 'Fetch the probe'], { cwd: work, env: { ...SECRETS, TMPDIR: mkdtempSync(join(work, 'tmp-')) } });
+    const r = await runCli(suite.cli, ['run', '--config', config, '--workspace', repo, '--allow-network', '--log-dir', logDir, 'Fetch the probe'], { cwd: work, env: { ...SECRETS, HOME: home, TMPDIR: mkdtempSync(join(work, 'tmp-')) } });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual([...probe.paths].sort(), ['/claude', '/codex']);
+    assert.deepEqual([...net.paths].sort(), ['/claude', '/codex']);
+    assert.match(r.stderr, /note: the coding agents' own commands \(Claude Code, Codex\) may use the network/);
+    const claudeSaw = claudeToolResults(claudeServer!.messageRequests().map((q) => q.body)).join('\n');
+    assert.match(claudeSaw, /id_probe/, 'it tried');
+    assert.ok(!claudeSaw.includes('ssh-key-not-for-commands'), 'the key in the home folder stays hidden from its commands');
     for (const agent of ['claude', 'codex']) assert.match(readFileSync(join(logDir, 'agents', agent, `agent${agent === 'claude' ? 1 : 2}.1.patch`), 'utf8'), /^\+probe reached$/m);
     assert.equal(fingerprint(repo), before, 'the repository is untouched');
+  });
+
+  it("a team written as upstream writes it reaches its servers through the programs' own settings, as when run by hand", async () => {
+    const claude: ProgramScript = { steps: [], answer: 'Claude Code answers.', voteFor: 'agent1' };
+    const codex: ProgramScript = { steps: [], answer: 'Codex answers.', voteFor: 'agent1' };
+    claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
+    codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
+    // No base_url and no path (upstream has neither): the programs come from PATH, Claude Code's server from
+    // ANTHROPIC_BASE_URL, Codex's from a model provider in its own config.toml.
+    const config = join(work, 'upstream-style.yaml');
+    writeFileSync(config, [
+      'agents:',
+      '  - id: "claude_code_agent"',
+      '    backend:',
+      '      type: "claude_code"',
+      '      model: "claude-sonnet-4-5"',
+      '      cwd: "claude_code_workspace"',
+      '      permission_mode: "bypassPermissions"',
+      '      allowed_tools: ["Read", "Write", "Edit", "Bash"]',
+      '  - id: "codex_agent"',
+      '    backend:',
+      '      type: codex',
+      '      model: gpt-5.4',
+      '      cwd: workspace',
+      'orchestrator:',
+      '  snapshot_storage: "snapshots"',
+      '  agent_temporary_workspace: "temp_workspaces"',
+      'ui:',
+      '  display_type: "rich_terminal"',
+      '  logging_enabled: true',
+      '',
+    ].join('\n'));
+    const codexHome = mkdtempSync(join(work, 'codex-home-'));
+    writeFileSync(join(codexHome, 'config.toml'), `model_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${codexServer.baseUrl}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`);
+    const path = [dirname(CLAUDE), dirname(CODEX), process.env.PATH].join(delimiter);
+    const env = { ...SECRETS, PATH: path, ANTHROPIC_BASE_URL: claudeServer.baseUrl, CODEX_HOME: codexHome, TMPDIR: mkdtempSync(join(work, 'tmp-')) };
+    const r = await runCli(suite.cli, ['run', '--config', config, 'Say something'], { cwd: work, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${claude.answer}\n`);
+    assert.match(r.stderr, /permission_mode bypassPermissions would let Claude Code write outside its own copy/, 'what is not honoured is said');
+    assert.ok(claudeServer.messageRequests().length > 0 && codexServer.responseRequests().length > 0, 'each program called its server');
+    assert.ok(claudeServer.messageRequests().every((q) => q.body.model === 'claude-sonnet-4-5'));
+    assert.ok(codexServer.responseRequests().every((q) => q.body.model === 'gpt-5.4'));
   });
 
   it('Ctrl-C stops both programs and every command they started, and removes their folders', async () => {
@@ -182,15 +240,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     const LONG_CLAUDE = 'setTimeout(() => {}, 3017e3)';
     const claude: ProgramScript = { steps: [() => ({ name: 'Bash', input: { command: `node -e '${LONG_CLAUDE}'`, description: 'wait' } })], answer: 'never', voteFor: 'agent1' };
     const codex: ProgramScript = { steps: [() => ({ name: 'exec_command', input: { cmd: 'sleep 3018' } })], answer: 'never', voteFor: 'agent1' };
-    claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
-    codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
-    const config = join(work, 'pair.yaml');
-    writeFileSync(config, [
-      'agents:',
-      `  - { id: claude, backend: { type: claude_code, model: claude-fake, base_url: ${claudeServer.baseUrl}, path: ${CLAUDE} } }`,
-      `  - { id: codex, backend: { type: codex, model: gpt-fake, base_url: ${codexServer.baseUrl}, path: ${CODEX} } }`,
-      '',
-    ].join('\n'));
+    const config = await startPair(claude, codex, 'pair.yaml');
     const tmp = mkdtempSync(join(work, 'tmp-'));
     let poll: NodeJS.Timeout | undefined;
     const r = await runCli(suite.cli, ['run', '--config', config, 'Wait for me'], {

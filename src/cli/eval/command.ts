@@ -54,7 +54,7 @@ function loadConfig(cmd: EvalCommand, io: CliIO): MassGenConfig {
     for (const w of warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
     // Every backend is built once up front: one that cannot be is a config error now, not in each of N runs.
     // (Built to be checked, never run: a program's folder is asked for only when its session opens.)
-    buildAgents(config.agents, undefined, { env: io.env, home: homedir(), folderOf: () => { throw new Error('not run here'); }, networkOf: () => false });
+    buildAgents(config.agents, undefined, { env: io.env, home: homedir(), folderOf: () => { throw new Error('not run here'); }, network: false });
     return config;
   } catch (err) {
     if (err instanceof ConfigError || err instanceof SessionSetupError) throw new Stop(EXIT.config, `Configuration error: ${err.message}`);

@@ -72,13 +72,17 @@ export const SUPPORTED_BACKEND_TYPES: readonly string[] = Object.keys(BACKENDS);
 export const AGENT_PROGRAM_BACKENDS: Readonly<Record<string, { what: string; why: string; instead: string }>> = {
   gemini_cli: {
     what: 'the Gemini CLI',
-    why: 'on Linux and Windows it confines its commands only inside a Docker or Podman container image, so its shell could write outside its copy',
+    why: 'on Linux its sandbox is a container (Docker, Podman, gVisor or LXC) that MassGen cannot count on, and without one its shell could write outside its copy',
     instead: 'type: gemini with the same model (GEMINI_API_KEY)',
   },
-  antigravity_cli: { what: 'the Antigravity CLI', why: 'it has no headless mode or SDK to drive it with', instead: 'type: gemini with the same model (GEMINI_API_KEY)' },
+  antigravity_cli: {
+    what: 'the Antigravity CLI',
+    why: 'it is installed by its own download script, not from npm, so MassGen cannot install or test it where it is built and tested',
+    instead: 'type: gemini with the same model (GEMINI_API_KEY)',
+  },
   copilot: {
     what: 'the GitHub Copilot SDK',
-    why: 'it runs its models only through GitHub\'s Copilot service, with no local model or sandbox setting to point it at',
+    why: 'its runtime (the Copilot CLI) asks for approval before commands instead of confining them to a sandbox, and in a team run nobody is there to answer',
     instead: 'type: vscode-lm inside VS Code (your Copilot chat models), or an API backend such as openai or claude',
   },
   ag2: { what: 'AG2 agents (an external agent framework)', why: 'it is a Python framework that runs its own agents, not one agent of a team', instead: 'an API backend (openai, claude, gemini…) per agent' },

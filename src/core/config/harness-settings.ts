@@ -24,7 +24,10 @@ type Input = { [K in keyof typeof HarnessKeys]?: z.infer<(typeof HarnessKeys)[K]
   reasoning?: { effort?: string | null } | null;
   enable_web_search?: boolean | null;
   mcp_servers?: unknown;
-};
+} & { [K in (typeof COMMAND_KEYS)[number]]?: unknown };
+
+/** Upstream's keys for MassGen's own commands, which a program (running its own) does not take. */
+const COMMAND_KEYS = ['enable_mcp_command_line', 'command_line_allowed_commands', 'command_line_blocked_commands', 'command_line_execution_mode', 'command_line_docker_network_mode'] as const;
 
 const CLAUDE_ONLY = ['permission_mode', 'disallowed_tools', 'max_turns', 'max_thinking_tokens', 'append_system_prompt'] as const;
 const CODEX_ONLY = ['approval_mode', 'model_reasoning_effort'] as const;
@@ -51,6 +54,10 @@ export function harnessSettings(input: Input, type: string, who: string, at: Pat
   }
   if (input.mcp_servers != null) {
     report.warn([...backendPath, 'mcp_servers'], `${who}: ${HARNESS_PROGRAMS[program]} uses the MCP servers of its own configuration here; backend.mcp_servers is ignored`);
+  }
+  const commandKeys = COMMAND_KEYS.filter((key) => input[key] != null);
+  if (commandKeys.length > 0) {
+    report.warn([...backendPath, commandKeys[0]], `${who}: ${HARNESS_PROGRAMS[program]} runs its own commands, in its own sandbox: backend.${commandKeys.join(', backend.')} ${commandKeys.length > 1 ? 'are' : 'is'} ignored (their network follows --allow-network or massgen.commands.network)`);
   }
   const settings: HarnessSettings = { program };
   if (input.path) settings.path = input.path;

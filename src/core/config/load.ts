@@ -144,13 +144,13 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
   if (type.toLowerCase() === 'chatcompletion' && baseUrl && requirement.envVars.length === 0 && !backend.api_key && !isLocalUrl(baseUrl)) {
     report.warn([...at, 'backend', 'base_url'], `${who}: no API key env var is known for host ${new URL(baseUrl).host}; no key will be sent (add api_key: \${YOUR_KEY_VAR} if the server needs one)`);
   }
-  if (backend.command_line_execution_mode === 'docker') {
+  const harness = harnessSettings(backend, type, who, at, report);
+  if (backend.command_line_execution_mode === 'docker' && !harness) {
     report.warn([...at, 'backend', 'command_line_execution_mode'], `${who}: commands run in MassGen's own sandbox (bubblewrap on Linux), not in Docker`);
   }
   if (spec.family === 'vscode-lm' && (options.host ?? 'cli') !== 'vscode') {
     report.warn(typePath, `${who} uses type vscode-lm, which only works inside VS Code`);
   }
-  const harness = harnessSettings(backend, type, who, at, report);
   // A program's allowed_tools are its own tools' (harness-settings.ts), and it has no MCP servers of ours.
   const mcp = harness ? { settings: {}, issues: [] } : normalizeMcpBackend(backend, env, { requireEnv: requireKeys });
   for (const issue of mcp.issues) {
@@ -173,7 +173,8 @@ function buildAgent(raw: unknown, at: Path, index: number, env: NodeJS.ProcessEn
       temperature: backend.temperature ?? undefined,
       maxTokens: backend.max_tokens ?? undefined,
       topP: backend.top_p ?? undefined,
-      ...optionalBackendKeys(backend),
+      // A program runs its own commands: upstream's command keys are not ours for it (warned in harness-settings.ts).
+      ...optionalBackendKeys(harness ? { ...backend, enable_mcp_command_line: null } : backend),
       ...extras,
       ...(azure ? { azureApiVersion: azure.apiVersion } : {}),
       ...mcp.settings,

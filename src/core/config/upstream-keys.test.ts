@@ -37,8 +37,8 @@ describe('upstream configs: what cannot run is refused in one line', () => {
       'orchestrator: {voting_sensitivity: nonsense}',
     ]);
     assert.equal(message.split('\n').length, 1, message);
-    assert.match(message, /^team\.yaml:3: agents\[0\] \(a\), agents\[2\] \(c\) use type gemini_cli, the Gemini CLI: an agent program, not a model API, which MassGen for VS Code does not drive \(of those it runs claude_code and codex\) because .* Docker or Podman container .*; use type: gemini with the same model/);
-    assert.match(message, /; agents\[1\] \(b\) uses type copilot, the GitHub Copilot SDK: .* because it runs its models only through GitHub's Copilot service.*; use type: vscode-lm inside VS Code/);
+    assert.match(message, /^team\.yaml:3: agents\[0\] \(a\), agents\[2\] \(c\) use type gemini_cli, the Gemini CLI: an agent program, not a model API, which MassGen for VS Code does not drive \(of those it runs claude_code and codex\) because on Linux its sandbox is a container .*; use type: gemini with the same model/);
+    assert.match(message, /; agents\[1\] \(b\) uses type copilot, the GitHub Copilot SDK: .* because its runtime \(the Copilot CLI\) asks for approval before commands.*; use type: vscode-lm inside VS Code/);
     assert.ok(!message.includes('agents[3]'), message);
   });
 
@@ -62,6 +62,8 @@ describe('upstream configs: what cannot run is refused in one line', () => {
       '      reasoning: {effort: high}',
       '      system_prompt: You review code.',
       '      mcp_servers: [{name: fs, type: stdio, command: npx}]',
+      '      enable_mcp_command_line: true',
+      '      command_line_docker_network_mode: bridge',
       '  - id: gpt',
       '    backend: {type: openai, model: gpt-5, max_turns: 3}',
     ]);
@@ -71,12 +73,14 @@ describe('upstream configs: what cannot run is refused in one line', () => {
       undefined,
     ]);
     assert.equal(config.agents[1].backend.model, 'gpt-5.4');
+    assert.equal(config.agents[1].backend.commands, undefined, 'no commands of ours for a program');
     assert.deepEqual(warningsOf({ config, warnings }).filter((w) => !/no backend\.model given/.test(w)), [
       '6: agents[0] (cc): permission_mode bypassPermissions would let Claude Code write outside its own copy; acceptEdits is used (edits in its copy, commands in its sandbox)',
       '11: agents[0] (cc): backend.approval_mode is not a setting of Claude Code; ignored',
       '15: agents[1] (cx): approval_mode full-access is not used: in a team run nobody answers approvals, so Codex works as full-auto, in its workspace-write sandbox on its own copy',
       '18: agents[1] (cx): Codex uses the MCP servers of its own configuration here; backend.mcp_servers is ignored',
-      '20: agents[2] (gpt): backend.max_turns is a setting of coding agents\' programs (claude_code, codex); type openai ignores it',
+      '19: agents[1] (cx): Codex runs its own commands, in its own sandbox: backend.enable_mcp_command_line, backend.command_line_docker_network_mode are ignored (their network follows --allow-network or massgen.commands.network)',
+      '22: agents[2] (gpt): backend.max_turns is a setting of coding agents\' programs (claude_code, codex); type openai ignores it',
     ]);
   });
 

@@ -2,11 +2,31 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { insideFolder, toolPermission, turnError } from './claude-driver';
+import { allowedTools, insideFolder, sandboxSettings, toolPermission, turnError } from './claude-driver';
 
 const context = { folder: '/w/agent1', massgen: ['mcp__massgen__new_answer', 'mcp__massgen__vote'], webSearch: false };
 
+describe("Claude Code's sandbox for its commands", () => {
+  it('is required and never left; network only as the user allows, then every host', () => {
+    for (const network of [false, true]) {
+      const sandbox = sandboxSettings(network);
+      assert.deepEqual([sandbox.enabled, sandbox.failIfUnavailable, sandbox.allowUnsandboxedCommands], [true, true, false]);
+      assert.deepEqual(sandbox.network, { allowedDomains: network ? ['*'] : [], strictAllowlist: true });
+    }
+  });
+
+  it('hides its key and the home folder\'s credentials from its commands', () => {
+    const { credentials } = sandboxSettings(true);
+    assert.deepEqual(credentials.envVars.filter((v) => v.mode === 'deny').map((v) => v.name).slice(0, 1), ['ANTHROPIC_API_KEY']);
+    for (const path of ['~/.ssh', '~/.aws', '~/.claude/.credentials.json', '~/.codex/auth.json']) assert.ok(credentials.files.some((f) => f.path === path && f.mode === 'deny'), path);
+  });
+});
+
 describe('what Claude Code may do when it asks', () => {
+  it("the config's allowed_tools skip the asking only for tools that use no path, command, web or other server", () => {
+    assert.deepEqual(allowedTools(['Read', 'Glob', 'Grep(*.ts)', 'Edit(/**)', 'Bash(git:*)', 'WebFetch', 'mcp__github__create_issue', 'TodoWrite', 'Task']), ['TodoWrite', 'Task']);
+  });
+
   it('a path is inside the folder only when it resolves there (relative paths from the folder, no ../ escape)', () => {
     assert.ok(insideFolder('/w/agent1/src/a.js', '/w/agent1'));
     assert.ok(insideFolder('src/a.js', '/w/agent1'));

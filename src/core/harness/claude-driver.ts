@@ -4,8 +4,8 @@
 //
 // It may write in its folder only: edits there are accepted (permission mode acceptEdits), an edit anywhere else
 // comes to `canUseTool`, which refuses it; commands run in Claude Code's own sandbox (bubblewrap and socat on Linux,
-// Seatbelt on macOS), writable in the folder alone and without network unless the user's setting for commands allows
-// it (then any host, through the sandbox's proxy), and it refuses to start without one. The
+// Seatbelt on macOS), writable in the folder alone, without its key or the home folder's credentials, and without
+// network unless the user's setting for commands allows it (sandboxSettings), and it refuses to start without one. The
 // write tools and Bash are therefore never in the allowed-tools list (nor patterns of them), which would let them past
 // both, and no settings file is read, whose rules would too: what Claude Code asks about comes to `canUseTool`
 // (toolPermission below), which allows a path inside the folder only, links followed.
@@ -23,8 +23,32 @@ import { StderrTail } from './stderr-tail';
 
 /** Tools that reach the web: allowed only as settings say. */
 const WEB_TOOLS = new Set(['WebSearch', 'WebFetch']);
-/** Tools that write or run commands: governed by the folder rule and the sandbox, never allowed outright. */
-const GOVERNED = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...WEB_TOOLS]);
+/** Tools that use paths or run commands: governed by the folder rule and the sandbox, never allowed outright. */
+const GOVERNED = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...WEB_TOOLS]);
+
+/** Its key, in its own environment: its commands never need it. */
+const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'];
+/** Where logins and tools keep their secrets in the home folder: its commands never need to read them either. */
+const CREDENTIAL_PATHS = ['~/.claude/.credentials.json', '~/.codex/auth.json', '~/.ssh', '~/.gnupg', '~/.aws', '~/.azure', '~/.config/gcloud', '~/.config/gh', '~/.kube', '~/.docker/config.json', '~/.netrc', '~/.git-credentials', '~/.npmrc', '~/.pypirc'];
+
+/**
+ * The sandbox of Claude Code's commands: required and never left, writable in its folder alone (its own rule), with
+ * its key and the home folder's usual credentials hidden from them, and network only when the user's setting for
+ * commands allows it: then any host, through the sandbox's proxy (a bare `*` matches every host there).
+ */
+export function sandboxSettings(network: boolean) {
+  return {
+    enabled: true,
+    failIfUnavailable: true,
+    autoAllowBashIfSandboxed: true,
+    allowUnsandboxedCommands: false,
+    network: { allowedDomains: network ? ['*'] : [], strictAllowlist: true },
+    credentials: {
+      envVars: KEY_VARIABLES.map((name) => ({ name, mode: 'deny' as const })),
+      files: CREDENTIAL_PATHS.map((path) => ({ path, mode: 'deny' as const })),
+    },
+  };
+}
 
 /** `path` with every link resolved: its nearest existing ancestor's real path, then the rest as written. */
 function realPath(path: string): string {
@@ -50,6 +74,14 @@ export function insideFolder(path: string, folder: string): boolean {
 
 /** An allowed-tools entry's tool: `Edit(/**)` and `Bash(git:*)` name Edit and Bash. */
 const toolOf = (entry: string) => entry.replace(/\(.*$/s, '').trim();
+
+/**
+ * The config's allowed_tools that may skip canUseTool (an allowed tool is never asked about): none that uses paths,
+ * runs commands or reaches the web (nor a pattern of one), nor another MCP server's.
+ */
+export function allowedTools(entries: readonly string[]): string[] {
+  return entries.filter((entry) => !GOVERNED.has(toolOf(entry)) && !entry.startsWith('mcp__'));
+}
 
 export interface ClaudeDriverOptions {
   program: string;
@@ -172,12 +204,12 @@ export function claudeDriver(options: ClaudeDriverOptions): HarnessDriver {
           // The whole environment of the process (the SDK passes nothing else on): see environment.ts.
           env: options.env,
           permissionMode: settings.permissionMode ?? 'acceptEdits',
-          ...(settings.allowedTools ? { allowedTools: settings.allowedTools.filter((t) => !GOVERNED.has(toolOf(t)) && !t.startsWith('mcp__')) } : {}),
+          ...(settings.allowedTools ? { allowedTools: allowedTools(settings.allowedTools) } : {}),
           canUseTool: async (tool, input, { blockedPath }) => {
             const verdict = toolPermission(tool, input, { folder, blockedPath, massgen: massgenNames, webSearch: settings.webSearch === true });
             return verdict === true ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: verdict };
           },
-          sandbox: { enabled: true, failIfUnavailable: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: false, network: { allowedDomains: options.network ? ['*'] : [], strictAllowlist: true } },
+          sandbox: sandboxSettings(options.network),
           ...(settings.disallowedTools ? { disallowedTools: settings.disallowedTools } : {}),
           ...(settings.maxTurns ? { maxTurns: settings.maxTurns } : {}),
           ...(settings.maxThinkingTokens ? { maxThinkingTokens: settings.maxThinkingTokens } : {}),

@@ -18,7 +18,7 @@ export interface HarnessWiring {
   cwd: () => string;
   /** Its read-only file tools over the run's shared folders, if the run has files (see reading-tools.ts). */
   reading?: () => AgentToolbox | undefined;
-  /** Its commands may use the network (the user's setting for commands, or its config); else they have none. */
+  /** Its commands may use the network (the user's setting for commands: --allow-network, massgen.commands.network). */
   network: boolean;
   env: NodeJS.ProcessEnv;
   home: string;

@@ -9,4 +9,11 @@ describe('harness environment: what a coding agent program may read', () => {
     const codex = programEnvironment('codex', env, {});
     assert.deepEqual(codex, { PATH: '/bin', HOME: '/home/u', CODEX_HOME: '/x' });
   });
+
+  it("passes Claude Code's server from the environment, unless the config names one", () => {
+    const env = { PATH: '/bin', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1/anthropic' };
+    assert.equal(programEnvironment('claude_code', env, { ANTHROPIC_BASE_URL: undefined }).ANTHROPIC_BASE_URL, env.ANTHROPIC_BASE_URL);
+    assert.equal(programEnvironment('claude_code', env, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:3' }).ANTHROPIC_BASE_URL, 'http://127.0.0.1:3');
+    assert.deepEqual(programEnvironment('codex', env, {}), { PATH: '/bin' });
+  });
 });

@@ -5,9 +5,12 @@
 /** Passed through when set: the basics of a process, proxies and certificates. */
 const PASSED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TZ', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'SYSTEMROOT', 'APPDATA', 'LOCALAPPDATA', 'USERPROFILE'];
 
-/** Each program's own settings folder and switches, passed through when the user set them. */
+/**
+ * Each program's own settings, passed through when the user set them, as the program run by hand would read them:
+ * its settings folder, and Claude Code's server (a config's `base_url` wins). Codex's server is its config.toml's.
+ */
 const OWN: Readonly<Record<'claude_code' | 'codex', readonly string[]>> = {
-  claude_code: ['CLAUDE_CONFIG_DIR'],
+  claude_code: ['CLAUDE_CONFIG_DIR', 'ANTHROPIC_BASE_URL'],
   codex: ['CODEX_HOME'],
 };
 

@@ -26,11 +26,6 @@ export interface CommandApprovalRequest extends ApprovalRequest {
   label: string;
 }
 
-/** Whether an agent's commands may use the network: the user's setting, or its config. Coding agents' programs too. */
-export function commandNetwork(agent: AgentConfig, option: CommandsOption | undefined): boolean {
-  return Boolean(option?.network || agent.backend.commands?.network);
-}
-
 /** Whether any agent of the run gets commands. */
 export function wantsCommands(agents: readonly AgentConfig[], option: CommandsOption | undefined): boolean {
   return Boolean(option?.everyAgent) || agents.some((a) => a.backend.commands?.enabled);
@@ -55,7 +50,7 @@ export async function openCommandTools(agents: readonly AgentConfig[], option: C
   const sandbox = await detectSandbox();
   const knownSecrets = agents.flatMap((a) => (a.backend.apiKey ? [a.backend.apiKey] : []));
   const approve = option?.approve;
-  const network = (i: number) => commandNetwork(agents[i], option);
+  const network = (i: number) => Boolean(option?.network || agents[i].backend.commands?.network);
   return {
     sandbox,
     note: sandbox.requiresApproval

@@ -26,7 +26,7 @@ import { combineToolboxes } from '../tools/combine';
 import type { ExtraProviderFactory } from '../providers/factory';
 import { errorMessage } from '../util/errors';
 import { SessionSetupError } from './errors';
-import { commandNetwork, openCommandTools, wantsCommands, type CommandsOption } from './command-tools';
+import { openCommandTools, wantsCommands, type CommandsOption } from './command-tools';
 import { openMcpTools, usesMcp, type McpWiring, type RunMcpTools } from './mcp-tools';
 import { openWorkArea } from './open-work-area';
 import { openChecks, type ChecksOption } from './checks';
@@ -47,7 +47,10 @@ export interface RunSessionOptions {
   extraProviders?: ExtraProviderFactory;
   mcp?: McpWiring;
   files?: FilesOption;
-  /** Commands in the agents' copies (workspace runs); off unless given here or enabled per agent in the config. */
+  /**
+   * Commands in the agents' copies (workspace runs); off unless given here or enabled per agent in the config. Its
+   * `network` is also the network of the commands coding agents (claude_code, codex) run themselves, in any run.
+   */
   commands?: CommandsOption;
   /** The project's checks (the config's `orchestrator.checks`): how to ask before running them unsandboxed. */
   checks?: ChecksOption;
@@ -254,7 +257,8 @@ export class RunSession {
       home: homedir(),
       folderOf: (i) => harnessFolders!.folderOf(i),
       readingOf: (i) => reading.get(i),
-      networkOf: (i) => commandNetwork(config.agents[i], options.commands),
+      // The user's own setting, never a config's: nobody approves a program's commands.
+      network: Boolean(options.commands?.network),
     });
     const labels = agents.map((_, i) => `agent${i + 1}`);
     let recorder: RunRecorder | undefined;
@@ -279,7 +283,12 @@ export class RunSession {
         return { ...agent, toolbox, workspace: area?.workspace?.(labels[i]) };
       });
       const checks = await openChecks(config, area, options.checks);
-      const notes = [...(commands ? [commands.note] : []), ...(checks.note ? [checks.note] : [])];
+      const programsOnline = options.commands?.network && config.agents.some((a) => a.backend.family === 'harness');
+      const notes = [
+        ...(commands ? [commands.note] : []),
+        ...(programsOnline ? ["the coding agents' own commands (Claude Code, Codex) may use the network, as the user's setting allows"] : []),
+        ...(checks.note ? [checks.note] : []),
+      ];
       const info = area?.info && notes.length ? { ...area.info, notes: [...area.info.notes, ...notes] } : area?.info;
       const orchestrator = new Orchestrator({
         task: options.continues ? continuationTask(options.continues, options.task) : options.task,

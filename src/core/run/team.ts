@@ -16,21 +16,17 @@ function windowOf(agent: AgentConfig): { contextWindow?: number } {
 }
 
 /**
- * What a coding agent's program needs from the run besides its config: its folder, its read-only file tools and
- * whether its commands may use the network (by agent index), env and home.
+ * What a coding agent's program needs from the run besides its config: its folder and its read-only file tools (by
+ * agent index), whether its commands may use the network, env and home.
  */
-export type TeamWiring = Omit<HarnessWiring, 'cwd' | 'reading' | 'network'> & {
-  folderOf(index: number): string;
-  readingOf?(index: number): AgentToolbox | undefined;
-  networkOf(index: number): boolean;
-};
+export type TeamWiring = Omit<HarnessWiring, 'cwd' | 'reading'> & { folderOf(index: number): string; readingOf?(index: number): AgentToolbox | undefined };
 
 export function buildAgents(agents: readonly AgentConfig[], extraProviders: ExtraProviderFactory | undefined, wiring: TeamWiring): EngineAgent[] {
   return agents.map((a, i) => {
     let provider;
     try {
       const provided = extraProviders?.(a);
-      provider = provided ?? (a.backend.family === 'harness' ? createHarnessProvider(a, { ...wiring, cwd: () => wiring.folderOf(i), reading: () => wiring.readingOf?.(i), network: wiring.networkOf(i) }) : createProvider(a));
+      provider = provided ?? (a.backend.family === 'harness' ? createHarnessProvider(a, { ...wiring, cwd: () => wiring.folderOf(i), reading: () => wiring.readingOf?.(i) }) : createProvider(a));
     } catch (err) {
       throw new SessionSetupError('config', errorMessage(err));
     }

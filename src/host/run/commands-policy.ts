@@ -1,6 +1,8 @@
 // Whether a run in VS Code gets commands, and how: never in an untrusted workspace (whatever a config says), only in
 // workspace runs (commands run in the agents' copies), for every agent when `massgen.commands.enabled` is on or for
-// the agents a config enables, and always with an approval prompt. No `vscode` here, so the rule is tested in Node.
+// the agents a config enables, and always with an approval prompt. `massgen.commands.network` also reaches the
+// commands Claude Code and Codex agents run themselves (unprompted, in their own sandboxes), in the same runs only.
+// No `vscode` here, so the rule is tested in Node.
 
 import type { MassGenConfig } from '../../core/config/types';
 import type { CommandsOption } from '../../core/run/command-tools';

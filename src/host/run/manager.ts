@@ -185,7 +185,7 @@ export class RunManager implements vscode.Disposable {
     }
   }
 
-  /** See commands-policy.ts: never untrusted, only in workspace runs, always with an approval prompt. */
+  /** See commands-policy.ts: never untrusted, only in workspace runs, MassGen's own always with an approval prompt. */
   private commandsFor(request: RunRequest, config: MassGenConfig, runId: string): CommandsOption | undefined {
     const settings = vscode.workspace.getConfiguration('massgen.commands');
     const { option, note } = commandsForRun(
