@@ -90,6 +90,8 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
         (folder) => ({ name: 'Read', input: { file_path: join(folder, 'src/add.js') } }),
         (folder) => ({ name: 'Write', input: { file_path: join(folder, 'src/add.js'), content: RIGHT } }),
         () => ({ name: 'Bash', input: { command: `node test.js; echo escaped > ${outside}/claude-bash.txt; curl -sS -m 10 ${net.url}/claude; env`, description: 'run the tests' } }),
+        // A tool that would open a WebSocket from Claude Code's own process, outside its sandbox.
+        () => ({ name: 'Monitor', input: { description: 'watch', timeout_ms: 5000, ws: { url: `${net.url.replace(/^http/, 'ws')}/monitor` } } }),
       ],
       answer: 'add() subtracted; it now adds (Claude Code).',
       voteFor: 'agent1',
@@ -134,6 +136,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     assert.match(claudeSaw, /not allowed: you work in .* and may use files there only/, 'the write outside was refused');
     assert.match(claudeSaw, /1 passing/, 'its command ran the tests in its copy');
     assert.match(claudeSaw, /claude-bash\.txt: Read-only file system/);
+    assert.match(claudeSaw, /Monitor is not available in a team run/);
     assert.match(claudeSaw, /exports\.add = \(a, b\) => a \* b;/, "it read Codex's answer under peers/ through the massgen server");
     const codexSaw = codexToolOutputs(codexServer.responseRequests().map((q) => q.body)).join('\n');
     assert.match(codexSaw, /AssertionError: add\(2, 3\) should be 5, got 6/, 'its command ran the tests on its own change');
@@ -152,7 +155,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     const status = JSON.parse(readFileSync(join(logDir, 'status.json'), 'utf8'));
     assert.deepEqual(status.results.verification, { status: 'passed' });
     assert.equal(status.checks['agent2.1'].results[0].status, 'failed');
-    assert.deepEqual(status.agents.claude.tools, { Write: { calls: 3, failed: 2 }, Read: { calls: 1, failed: 0 }, Bash: { calls: 1, failed: 0 }, mcp__massgen__read_file: { calls: 1, failed: 0 } });
+    assert.deepEqual(status.agents.claude.tools, { Write: { calls: 3, failed: 2 }, Read: { calls: 1, failed: 0 }, Bash: { calls: 1, failed: 0 }, Monitor: { calls: 1, failed: 1 }, mcp__massgen__read_file: { calls: 1, failed: 0 } });
     assert.deepEqual(Object.keys(status.agents.codex.tools).sort(), ['mcp__massgen__read_file', 'shell']);
     assert.deepEqual(status.agents.codex.tools.mcp__massgen__read_file, { calls: 1, failed: 0 });
     const claudeRequests = claudeServer.messageRequests().length;
@@ -193,7 +196,7 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
 
   it("a team written as upstream writes it reaches its servers through the programs' own settings, as when run by hand", async () => {
     const claude: ProgramScript = { steps: [], answer: 'Claude Code answers.', voteFor: 'agent1' };
-    const codex: ProgramScript = { steps: [], answer: 'Codex answers.', voteFor: 'agent1' };
+    const codex: ProgramScript = { steps: [() => ({ name: 'exec_command', input: { cmd: 'env' } })], answer: 'Codex answers.', voteFor: 'agent1' };
     claudeServer = await startFakeAnthropic(({ body }) => claudeReply(claude, body), { validate: false });
     codexServer = await startFakeResponses(({ body }) => codexReply(codex, body));
     // No base_url and no path (upstream has neither): the programs come from PATH, Claude Code's server from
@@ -232,6 +235,11 @@ describe('coding agents through the CLI (real claude and codex programs, fake mo
     assert.ok(claudeServer.messageRequests().length > 0 && codexServer.responseRequests().length > 0, 'each program called its server');
     assert.ok(claudeServer.messageRequests().every((q) => q.body.model === 'claude-sonnet-4-5'));
     assert.ok(codexServer.responseRequests().every((q) => q.body.model === 'gpt-5.4'));
+    // The provider of its config.toml got the key it names; its commands got none.
+    assert.ok(codexServer.responseRequests().every((q) => q.headers.authorization === `Bearer ${SECRETS.OPENAI_API_KEY}`));
+    const codexSaw = codexToolOutputs(codexServer.responseRequests().map((q) => q.body)).join('\n');
+    assert.match(codexSaw, /PATH=/, 'its command printed its environment');
+    for (const secret of Object.values(SECRETS)) assert.ok(!codexSaw.includes(secret), `codex's commands do not see ${secret}`);
   });
 
   it('Ctrl-C stops both programs and every command they started, and removes their folders', async () => {

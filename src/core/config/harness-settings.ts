@@ -55,7 +55,7 @@ export function harnessSettings(input: Input, type: string, who: string, at: Pat
   if (input.mcp_servers != null) {
     report.warn([...backendPath, 'mcp_servers'], `${who}: ${HARNESS_PROGRAMS[program]} uses the MCP servers of its own configuration here; backend.mcp_servers is ignored`);
   }
-  const commandKeys = COMMAND_KEYS.filter((key) => input[key] != null);
+  const commandKeys = COMMAND_KEYS.filter((key) => input[key] != null && input[key] !== false && input[key] !== 'none');
   if (commandKeys.length > 0) {
     report.warn([...backendPath, commandKeys[0]], `${who}: ${HARNESS_PROGRAMS[program]} runs its own commands, in its own sandbox: backend.${commandKeys.join(', backend.')} ${commandKeys.length > 1 ? 'are' : 'is'} ignored (their network follows --allow-network or massgen.commands.network)`);
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allowedTools, insideFolder, sandboxSettings, toolPermission, turnError } from './claude-driver';
+import { allowedTools, insideFolder, movedLogins, sandboxSettings, toolPermission, turnError } from './claude-driver';
 
 const context = { folder: '/w/agent1', massgen: ['mcp__massgen__new_answer', 'mcp__massgen__vote'], webSearch: false };
 
@@ -20,11 +20,19 @@ describe("Claude Code's sandbox for its commands", () => {
     assert.deepEqual(credentials.envVars.filter((v) => v.mode === 'deny').map((v) => v.name).slice(0, 1), ['ANTHROPIC_API_KEY']);
     for (const path of ['~/.ssh', '~/.aws', '~/.claude/.credentials.json', '~/.codex/auth.json']) assert.ok(credentials.files.some((f) => f.path === path && f.mode === 'deny'), path);
   });
+
+  it('hides the logins where the user moved them too', () => {
+    const logins = movedLogins({ CLAUDE_CONFIG_DIR: '/cfg/claude', CODEX_HOME: '/cfg/codex', HOME: '/home/u' });
+    assert.deepEqual(logins, ['/cfg/claude/.credentials.json', '/cfg/codex/auth.json']);
+    assert.deepEqual(movedLogins({ HOME: '/home/u' }), []);
+    const { files } = sandboxSettings(false, logins).credentials;
+    for (const path of logins) assert.ok(files.some((f) => f.path === path && f.mode === 'deny'), path);
+  });
 });
 
 describe('what Claude Code may do when it asks', () => {
   it("the config's allowed_tools skip the asking only for tools that use no path, command, web or other server", () => {
-    assert.deepEqual(allowedTools(['Read', 'Glob', 'Grep(*.ts)', 'Edit(/**)', 'Bash(git:*)', 'WebFetch', 'mcp__github__create_issue', 'TodoWrite', 'Task']), ['TodoWrite', 'Task']);
+    assert.deepEqual(allowedTools(['Read', 'Glob', 'Grep(*.ts)', 'Edit(/**)', 'Bash(git:*)', 'WebFetch', 'mcp__github__create_issue', 'Monitor', 'Projects', 'TodoWrite', 'Task']), ['TodoWrite', 'Task']);
   });
 
   it('a path is inside the folder only when it resolves there (relative paths from the folder, no ../ escape)', () => {
@@ -64,6 +72,12 @@ describe('what Claude Code may do when it asks', () => {
     assert.match(String(toolPermission('WebFetch', { url: 'https://example.com' }, context)), /the web is off/);
     assert.match(String(toolPermission('mcp__github__create_issue', { title: 't' }, context)), /only the coordinator's tools/);
     assert.equal(toolPermission('WebSearch', { query: 'q' }, { ...context, webSearch: true }), true);
+  });
+
+  it('its session tools are allowed; any other tool is refused, known or not', () => {
+    for (const tool of ['TodoWrite', 'Task', 'Agent', 'TaskStop', 'ExitPlanMode']) assert.equal(toolPermission(tool, {}, context), true, tool);
+    assert.match(String(toolPermission('Monitor', { description: 'd', timeout_ms: 1000, ws: { url: 'ws://127.0.0.1:1' } }, context)), /^not allowed: Monitor is not available in a team run/);
+    for (const tool of ['Projects', 'RemoteTrigger', 'CronCreate', 'SomeToolOfNextYear']) assert.notEqual(toolPermission(tool, {}, context), true, tool);
   });
 });
 

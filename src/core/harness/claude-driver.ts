@@ -24,19 +24,30 @@ import { StderrTail } from './stderr-tail';
 /** Tools that reach the web: allowed only as settings say. */
 const WEB_TOOLS = new Set(['WebSearch', 'WebFetch']);
 /** Tools that use paths or run commands: governed by the folder rule and the sandbox, never allowed outright. */
-const GOVERNED = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...WEB_TOOLS]);
+const GOVERNED = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
+/**
+ * Tools that act within its session only (its todo and task lists, subagents, its plan, its own shells' output):
+ * allowed as asked. Any other tool is refused, whatever it is: some reach beyond its folder and sandbox from Claude
+ * Code's own process (Monitor opens a WebSocket there), and new ones come with new versions.
+ */
+const SESSION_TOOLS = new Set(['Agent', 'Task', 'TaskCreate', 'TaskGet', 'TaskUpdate', 'TaskList', 'TaskStop', 'TaskOutput', 'TodoWrite', 'BashOutput', 'KillShell', 'ExitPlanMode', 'EnterPlanMode', 'ToolSearch']);
 
 /** Its key, in its own environment: its commands never need it. */
 const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'];
 /** Where logins and tools keep their secrets in the home folder: its commands never need to read them either. */
-const CREDENTIAL_PATHS = ['~/.claude/.credentials.json', '~/.codex/auth.json', '~/.ssh', '~/.gnupg', '~/.aws', '~/.azure', '~/.config/gcloud', '~/.config/gh', '~/.kube', '~/.docker/config.json', '~/.netrc', '~/.git-credentials', '~/.npmrc', '~/.pypirc'];
+const CREDENTIAL_PATHS: readonly string[] = ['~/.claude/.credentials.json', '~/.codex/auth.json', '~/.ssh', '~/.gnupg', '~/.aws', '~/.azure', '~/.config/gcloud', '~/.config/gh', '~/.kube', '~/.docker/config.json', '~/.netrc', '~/.git-credentials', '~/.npmrc', '~/.pypirc'];
+
+/** The Claude and Codex logins where the user keeps them elsewhere (CLAUDE_CONFIG_DIR, CODEX_HOME), as files to hide. */
+export function movedLogins(env: NodeJS.ProcessEnv): string[] {
+  return [env.CLAUDE_CONFIG_DIR && join(env.CLAUDE_CONFIG_DIR, '.credentials.json'), env.CODEX_HOME && join(env.CODEX_HOME, 'auth.json')].filter((p): p is string => Boolean(p));
+}
 
 /**
  * The sandbox of Claude Code's commands: required and never left, writable in its folder alone (its own rule), with
- * its key and the home folder's usual credentials hidden from them, and network only when the user's setting for
- * commands allows it: then any host, through the sandbox's proxy (a bare `*` matches every host there).
+ * its key and the usual credentials (and `logins`, see movedLogins) hidden from them, and network only when the
+ * user's setting for commands allows it: then any host, through the sandbox's proxy (a bare `*` matches every host).
  */
-export function sandboxSettings(network: boolean) {
+export function sandboxSettings(network: boolean, logins: readonly string[] = []) {
   return {
     enabled: true,
     failIfUnavailable: true,
@@ -45,7 +56,7 @@ export function sandboxSettings(network: boolean) {
     network: { allowedDomains: network ? ['*'] : [], strictAllowlist: true },
     credentials: {
       envVars: KEY_VARIABLES.map((name) => ({ name, mode: 'deny' as const })),
-      files: CREDENTIAL_PATHS.map((path) => ({ path, mode: 'deny' as const })),
+      files: [...CREDENTIAL_PATHS, ...logins].map((path) => ({ path, mode: 'deny' as const })),
     },
   };
 }
@@ -75,12 +86,9 @@ export function insideFolder(path: string, folder: string): boolean {
 /** An allowed-tools entry's tool: `Edit(/**)` and `Bash(git:*)` name Edit and Bash. */
 const toolOf = (entry: string) => entry.replace(/\(.*$/s, '').trim();
 
-/**
- * The config's allowed_tools that may skip canUseTool (an allowed tool is never asked about): none that uses paths,
- * runs commands or reaches the web (nor a pattern of one), nor another MCP server's.
- */
+/** The config's allowed_tools that may skip canUseTool (an allowed tool is never asked about): session tools only. */
 export function allowedTools(entries: readonly string[]): string[] {
-  return entries.filter((entry) => !GOVERNED.has(toolOf(entry)) && !entry.startsWith('mcp__'));
+  return entries.filter((entry) => SESSION_TOOLS.has(toolOf(entry)));
 }
 
 export interface ClaudeDriverOptions {
@@ -91,6 +99,8 @@ export interface ClaudeDriverOptions {
   env: Record<string, string>;
   /** Its commands may reach any host (through its sandbox's proxy); else none. */
   network: boolean;
+  /** Login files outside the default folders, hidden from its commands (movedLogins). */
+  logins?: readonly string[];
   settings: HarnessSettings;
 }
 
@@ -145,7 +155,8 @@ function usageOf(u: NonNullable<SdkMessage['usage']>): Usage {
 /**
  * Whether Claude Code may use `tool` as asked: true, or the reason it may not, in words for the model. Its
  * massgen server's tools always, no other MCP server's; a tool naming a path only inside the folder (links followed);
- * the web only when the config enables it; commands only in the sandbox; anything else (its todo list, subagents).
+ * the web only when the config enables it; commands only in the sandbox; its session tools (todo list, subagents);
+ * nothing else.
  */
 export function toolPermission(tool: string, input: Record<string, unknown>, context: { folder: string; blockedPath?: string; massgen: readonly string[]; webSearch: boolean }): true | string {
   if (context.massgen.includes(tool)) return true;
@@ -158,7 +169,8 @@ export function toolPermission(tool: string, input: Record<string, unknown>, con
   if (context.blockedPath !== undefined || (path !== undefined && !insideFolder(path, context.folder))) {
     return `not allowed: you work in ${context.folder} and may use files there only${context.blockedPath ? ` (${context.blockedPath} is outside it)` : ''}`;
   }
-  return true;
+  if (GOVERNED.has(tool) || SESSION_TOOLS.has(tool)) return true;
+  return `not allowed: ${tool} is not available in a team run; use your file tools and commands in your folder`;
 }
 
 function resultText(content: unknown): string {
@@ -209,7 +221,7 @@ export function claudeDriver(options: ClaudeDriverOptions): HarnessDriver {
             const verdict = toolPermission(tool, input, { folder, blockedPath, massgen: massgenNames, webSearch: settings.webSearch === true });
             return verdict === true ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: verdict };
           },
-          sandbox: sandboxSettings(options.network),
+          sandbox: sandboxSettings(options.network, options.logins),
           ...(settings.disallowedTools ? { disallowedTools: settings.disallowedTools } : {}),
           ...(settings.maxTurns ? { maxTurns: settings.maxTurns } : {}),
           ...(settings.maxThinkingTokens ? { maxThinkingTokens: settings.maxThinkingTokens } : {}),

@@ -106,9 +106,7 @@ export function codexDriver(options: CodexDriverOptions): HarnessDriver {
         config.model_providers = { massgen: { name: 'massgen', base_url: options.baseUrl, wire_api: 'responses', ...(options.apiKey ? { env_key: KEY_ENV } : {}) } };
       }
       const env: Record<string, string> = { ...options.env, [TOKEN_ENV]: mcp.token };
-      // Its own key: for its base URL's provider; else as CODEX_API_KEY (the built-in provider's) and OPENAI_API_KEY
-      // (what a provider of the user's config.toml usually names as its env_key).
-      if (options.apiKey) for (const name of options.baseUrl ? [KEY_ENV] : ['CODEX_API_KEY', 'OPENAI_API_KEY']) env[name] = options.apiKey;
+      if (options.apiKey) env[options.baseUrl ? KEY_ENV : 'CODEX_API_KEY'] = options.apiKey;
       const codex = new Codex({ codexPathOverride: options.program, env, config: config as never });
       const folder = options.cwd();
       const coordinationNames = new Set(coordination.tools.map((t) => t.name));

@@ -5,7 +5,7 @@ import type { AgentConfig } from '../config/types';
 import type { AgentToolbox } from '../engine/ports';
 import { CLAUDE_CODE_DEFAULT_MODEL } from '../config/backends';
 import { locateProgram, notFoundMessage } from './binaries';
-import { claudeDriver } from './claude-driver';
+import { claudeDriver, movedLogins } from './claude-driver';
 import { codexDriver } from './codex-driver';
 import { programEnvironment } from './environment';
 import { HarnessProvider } from './harness-provider';
@@ -33,11 +33,11 @@ export function createHarnessProvider(agent: AgentConfig, wiring: HarnessWiring)
   if (!location) throw new Error(notFoundMessage(agent));
   const model = backend.model === CLAUDE_CODE_DEFAULT_MODEL ? undefined : backend.model;
   if (settings.program === 'claude_code') {
-    // Its commands can read this key, as when the user runs it. CLAUDE_CODE_SUBPROCESS_ENV_SCRUB would hide it, but it
+    // Its sandbox hides the key from its commands (sandboxSettings). CLAUDE_CODE_SUBPROCESS_ENV_SCRUB would too, but it
     // also makes package.json and lockfiles read-only to Claude Code's commands and leaves an empty placeholder of each
     // missing one in the copy (an empty package.json broke the project's check), so it is not set.
     const env = programEnvironment('claude_code', wiring.env, { ...CLAUDE_QUIET, ANTHROPIC_API_KEY: backend.apiKey, ANTHROPIC_BASE_URL: backend.baseUrl });
-    return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, network: wiring.network, settings }), wiring.reading);
+    return new HarnessProvider(claudeDriver({ program: location.path, model, cwd: wiring.cwd, env, network: wiring.network, logins: movedLogins(wiring.env), settings }), wiring.reading);
   }
   const env = programEnvironment('codex', wiring.env, {});
   return new HarnessProvider(codexDriver({ program: location.path, model: backend.model, cwd: wiring.cwd, env, network: wiring.network, apiKey: backend.apiKey, baseUrl: backend.baseUrl, settings }), wiring.reading);
