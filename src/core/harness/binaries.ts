@@ -2,11 +2,12 @@
 // the program's VS Code extension, and its SDK's platform package when one is installed beside us (the test rig's).
 // The VSIX never carries the programs. What is missing is said with how to install it.
 
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { HARNESS_PROGRAMS } from '../config/harness-settings';
 import type { AgentConfig, HarnessProgram } from '../config/types';
+import { isExecutableFile } from '../util/executable';
 
 export interface ProgramLocation {
   path: string;
@@ -22,15 +23,7 @@ export interface LocatorFs {
 }
 
 const nodeFs: LocatorFs = {
-  isExecutable(path) {
-    try {
-      if (!statSync(path).isFile()) return false;
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  isExecutable: isExecutableFile,
   list(dir) {
     try {
       return readdirSync(dir);

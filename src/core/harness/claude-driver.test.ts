@@ -43,6 +43,7 @@ describe('what Claude Code may do when it asks', () => {
     assert.ok(!insideFolder('../agent2/a.js', '/w/agent1'));
     assert.ok(!insideFolder('/w/agent10/a.js', '/w/agent1'));
     assert.ok(!insideFolder('/etc/passwd', '/w/agent1'));
+    assert.ok(insideFolder('/w/agent1/..cache/a.js', '/w/agent1'), 'a name that starts with two dots is inside');
   });
 
   it('a link inside the folder that leads out of it does not make a path inside; one that stays in does', () => {

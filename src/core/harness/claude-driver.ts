@@ -12,10 +12,13 @@
 
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CLAUDE_CODE_DEFAULT_MODEL } from '../config/backends';
 import type { HarnessSettings } from '../config/types';
 import { ProviderError, type ProviderErrorKind, type Usage } from '../providers/types';
+import { AbortedError, raceAbort } from '../util/abort';
+import { errorMessage } from '../util/errors';
+import { isInside } from '../util/paths';
 import { COORDINATION_SERVER, coordinationServer } from './coordination-server';
 import type { HarnessDriver, HarnessSession, HarnessSink } from './driver';
 import { killTree } from './process-tree';
@@ -79,8 +82,7 @@ function realPath(path: string): string {
 
 /** Whether `path` (relative paths from `folder`) lies inside `folder` once links are followed, as a write would. */
 export function insideFolder(path: string, folder: string): boolean {
-  const rel = relative(realPath(folder), realPath(resolve(folder, path)));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return isInside(realPath(folder), realPath(resolve(folder, path)));
 }
 
 /** An allowed-tools entry's tool: `Edit(/**)` and `Bash(git:*)` name Edit and Bash. */
@@ -290,16 +292,11 @@ export function claudeDriver(options: ClaudeDriverOptions): HarnessDriver {
           if (signal.aborted) throw new ProviderError('aborted', 'cancelled before Claude Code started its turn');
           inbox.push(message);
           wake?.();
-          const stopped = new Promise<never>((_, reject) => {
-            const onAbort = () => reject(new ProviderError('aborted', 'Claude Code was stopped'));
-            if (signal.aborted) onAbort();
-            else signal.addEventListener('abort', onAbort, { once: true });
-          });
-          stopped.catch(() => undefined);
           for (;;) {
-            const next = await Promise.race([messages.next(), stopped]).catch(async (err) => {
+            const next = await raceAbort(messages.next(), signal).catch((err: unknown) => {
+              if (err instanceof AbortedError) throw new ProviderError('aborted', 'Claude Code was stopped');
               if (err instanceof ProviderError) throw err;
-              throw exited(`failed: ${err instanceof Error ? err.message : String(err)}`);
+              throw exited(`failed: ${errorMessage(err)}`);
             });
             if (next.done) throw exited('exited before its turn ended');
             const text = read(next.value as SdkMessage, sink);

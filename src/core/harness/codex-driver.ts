@@ -7,6 +7,7 @@
 
 import type { HarnessSettings } from '../config/types';
 import { ProviderError, type Usage } from '../providers/types';
+import { errorMessage } from '../util/errors';
 import { codexProcesses } from './codex-spawn';
 import { COORDINATION_SERVER } from './coordination-server';
 import type { HarnessDriver, HarnessSession } from './driver';
@@ -174,7 +175,7 @@ export function codexDriver(options: CodexDriverOptions): HarnessDriver {
           } catch (err) {
             if (signal.aborted || turn.signal.aborted) throw new ProviderError('aborted', 'Codex was stopped');
             if (err instanceof ProviderError) throw err;
-            throw new ProviderError('server', `Codex ${err instanceof Error ? err.message : String(err)}`);
+            throw new ProviderError('server', `Codex ${errorMessage(err)}`);
           } finally {
             signal.removeEventListener('abort', onAbort);
             running = undefined;

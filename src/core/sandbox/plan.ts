@@ -8,9 +8,10 @@
 // homes (nvm, pyenv… live in the home folder), the real /etc/resolv.conf (systemd keeps it in /run), and what the
 // caller names (e.g. the project's node_modules when the copy links to it). The agent's copy is the only writable place besides a private /tmp.
 
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isExecutableFile } from '../util/executable';
 import { isInside } from '../util/paths';
 import type { SandboxKind } from './sandbox';
 
@@ -68,14 +69,7 @@ export function hostFacts(): HostFacts {
         return false;
       }
     },
-    isExecutable: (p) => {
-      try {
-        accessSync(p, constants.X_OK);
-        return statSync(p).isFile();
-      } catch {
-        return false;
-      }
-    },
+    isExecutable: isExecutableFile,
   };
 }
 
